@@ -1,0 +1,29 @@
+{
+  "targets": [
+    {
+      "target_name": "duckdb_vortex",
+      "sources": ["<!@(node scripts/build-config.mjs sources)"],
+      "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
+      "libraries": ["<!(node scripts/build-config.mjs libduckdb)"],
+      "defines": [
+        "NAPI_VERSION=8",
+        "NAPI_CPP_EXCEPTIONS",
+        "NDEBUG",
+        "VORTEX_DUCKDB_VERSION=\"<!(node scripts/build-config.mjs version)\""
+      ],
+      "cflags!": ["-fno-exceptions"],
+      "cflags_cc!": ["-fno-exceptions", "-fno-rtti", "-std=gnu++17", "-std=gnu++20"],
+      "cflags_cc": [
+        "-std=c++17",
+        "-fexceptions",
+        "-frtti",
+        "-O2",
+        "-Wall",
+        "-Wextra",
+        "-Wno-unused-parameter",
+        "-fvisibility=hidden",
+        "<!@(node scripts/build-config.mjs isystem)"
+      ]
+    }
+  ]
+}

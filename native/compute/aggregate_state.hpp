@@ -1,0 +1,38 @@
+// What a Vortex aggregate kernel accumulates over zones: everything needed to finish
+// count/sum/mean/min/max under Vortex's own semantics or, in the DuckDB layer, DuckDB's.
+#pragma once
+#include "../format/column.hpp"
+#include "../format/stats.hpp"
+
+#include <string>
+
+namespace vtx {
+namespace compute {
+
+struct AggregateState {
+	ColumnType type;
+	uint64_t rows = 0;
+	uint64_t non_null = 0;
+	uint64_t nans = 0;
+	uint64_t pos_inf = 0;
+	uint64_t neg_inf = 0;
+	int128 int_sum = 0;    //! exact, integers of at most 64 bits
+	double finite_sum = 0; //! floats: finite values only
+	bool has_minmax = false;
+	std::string min, max; //! raw value bytes of the smallest/largest non-NaN value
+
+	explicit AggregateState(ColumnType type) : type(type) {
+	}
+
+	//! Whether a zone's statistics answer `needs_minmax` exactly (else decode the chunk).
+	static bool StatsSuffice(const ZoneStats &s, bool needs_minmax);
+	void AddStats(const ZoneStats &s);
+	void AddDecoded(const DecodedColumn &chunk);
+};
+
+//! Orders raw value bytes of one type: integers numerically, floats by value (no NaN),
+//! strings bytewise.
+int CompareValues(const ColumnType &type, const std::string &a, const std::string &b);
+
+} // namespace compute
+} // namespace vtx

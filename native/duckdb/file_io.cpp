@@ -1,0 +1,33 @@
+#include "file_io.hpp"
+
+namespace vortex {
+
+using namespace duckdb;
+
+FileSource::FileSource(ClientContext &context, const std::string &path) : path(path) {
+	auto &fs = FileSystem::GetFileSystem(context);
+	handle = fs.OpenFile(path, FileFlags::FILE_FLAGS_READ | FileFlags::FILE_FLAGS_PARALLEL_ACCESS);
+	size = handle->GetFileSize();
+}
+
+void FileSource::ReadAt(uint64_t offset, uint8_t *dst, size_t n) {
+	if (offset > size || n > size - offset) {
+		throw vtx::FormatError("read past the end of the file");
+	}
+	if (n) {
+		handle->Read(dst, n, offset);
+	}
+}
+
+void FileSink::Write(const uint8_t *data, size_t n) {
+	if (n) {
+		handle.Write(const_cast<uint8_t *>(data), n);
+		written += n;
+	}
+}
+
+void ThrowFileError(const std::string &path, const std::exception &e) {
+	throw InvalidInputException("vortex: file \"%s\" is not a valid .vtx file: %s", path, e.what());
+}
+
+} // namespace vortex

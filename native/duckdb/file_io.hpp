@@ -1,0 +1,49 @@
+// .vtx sources and sinks over DuckDB's FileSystem, so that local files, globs, httpfs
+// and DuckDB's access controls (enable_external_access, allowed_directories) behave as
+// they do for Parquet.
+#pragma once
+#include "../format/metadata.hpp"
+#include "../format/reader.hpp"
+#include "../format/writer.hpp"
+#include "duckdb.hpp"
+
+namespace vortex {
+
+class FileSource : public vtx::InputSource {
+public:
+	FileSource(duckdb::ClientContext &context, const std::string &path);
+	uint64_t Size() override {
+		return size;
+	}
+	void ReadAt(uint64_t offset, uint8_t *dst, size_t n) override;
+	duckdb::FileHandle &Handle() {
+		return *handle;
+	}
+	const std::string &Path() const {
+		return path;
+	}
+
+private:
+	std::string path;
+	duckdb::unique_ptr<duckdb::FileHandle> handle;
+	uint64_t size;
+};
+
+class FileSink : public vtx::OutputSink {
+public:
+	explicit FileSink(duckdb::FileHandle &handle) : handle(handle) {
+	}
+	void Write(const uint8_t *data, size_t n) override;
+	uint64_t Written() const {
+		return written;
+	}
+
+private:
+	duckdb::FileHandle &handle;
+	uint64_t written = 0;
+};
+
+//! Turns a format error into a DuckDB error that names the file.
+[[noreturn]] void ThrowFileError(const std::string &path, const std::exception &e);
+
+} // namespace vortex

@@ -1,0 +1,28 @@
+// The pushdown allow-list as compiled by src/rules.ts and handed over at registration.
+// The optimizer consults it for every aggregate; what is absent is never pushed.
+#pragma once
+#include "duckdb.hpp"
+
+#include <string>
+#include <vector>
+
+namespace vortex {
+
+struct PushdownRule {
+	std::string function;  //! as DuckDB binds it: count_star, count, sum, sum_no_overflow, avg, min, max
+	std::string type_key;  //! the stored column type (TypeKey), "*" for count_star
+	std::string setting;   //! the BOOLEAN setting that switches it, e.g. vortex_pushdown_sum
+	bool skip_nans = false; //! kernel option: false counts NaN as a value, as DuckDB does
+	bool empty_is_null = true; //! result over no values: NULL (sum/avg/min/max) or 0 (count)
+};
+
+struct RulesTable : public duckdb::OptimizerExtensionInfo {
+	std::vector<PushdownRule> rules;
+	const PushdownRule *Find(const std::string &function, const std::string &type_key) const;
+};
+
+//! The key under which rules name a column type: DuckDB's type name, with DECIMAL split by
+//! storage width into "DECIMAL(<=18)" and "DECIMAL(>18)".
+std::string TypeKey(const duckdb::LogicalType &type);
+
+} // namespace vortex

@@ -1,0 +1,13 @@
+#pragma once
+#include "duckdb.hpp"
+
+namespace vortex {
+
+//! BOOLEAN settings, default true: the master switch and one per aggregate family.
+extern const char *const kPushdownSettings[6];
+
+void RegisterSettings(duckdb::DBConfig &config);
+//! Current value (SET or SET GLOBAL) of a BOOLEAN setting; true when unset.
+bool SettingEnabled(duckdb::ClientContext &context, const std::string &name);
+
+} // namespace vortex

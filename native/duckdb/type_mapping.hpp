@@ -1,0 +1,14 @@
+// DuckDB logical types <-> .vtx column types, and zone-statistic bytes <-> DuckDB Values.
+#pragma once
+#include "../format/types.hpp"
+#include "duckdb.hpp"
+
+namespace vortex {
+
+//! False when the type cannot be stored (LIST, STRUCT, MAP, ...).
+bool ToColumnType(const duckdb::LogicalType &type, vtx::ColumnType &out);
+duckdb::LogicalType ToLogicalType(const vtx::ColumnType &type);
+//! A value of `type` from its raw little-endian bytes (as kept in zone statistics).
+duckdb::Value RawToValue(const duckdb::LogicalType &type, const std::string &raw);
+
+} // namespace vortex

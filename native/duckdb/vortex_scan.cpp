@@ -1,0 +1,475 @@
+#include "vortex_scan.hpp"
+
+#include "../format/reader.hpp"
+#include "file_io.hpp"
+#include "metadata_cache.hpp"
+#include "scan_bind_data.hpp"
+#include "type_mapping.hpp"
+#include "zone_filter.hpp"
+#include "duckdb/common/multi_file/multi_file_reader.hpp"
+#include "duckdb/execution/partition_info.hpp"
+#include "duckdb/planner/operator/logical_get.hpp"
+#include "utf8proc_wrapper.hpp"
+
+#include <atomic>
+#include <mutex>
+
+namespace vortex {
+
+using namespace duckdb;
+
+// ---- bind data ----------------------------------------------------------------------
+
+unique_ptr<FunctionData> ScanBindData::Copy() const {
+	auto r = make_uniq<ScanBindData>();
+	r->files = files;
+	r->fields = fields;
+	r->types = types;
+	r->filename_column = filename_column;
+	r->total_rows = total_rows;
+	r->predicates = predicates;
+	return std::move(r);
+}
+
+bool ScanBindData::Equals(const FunctionData &other_p) const {
+	auto &o = other_p.Cast<ScanBindData>();
+	if (files.size() != o.files.size() || filename_column != o.filename_column) {
+		return false;
+	}
+	for (size_t i = 0; i < files.size(); i++) {
+		if (files[i].path != o.files[i].path) {
+			return false;
+		}
+	}
+	return true;
+}
+
+namespace {
+
+std::string DescribeSchema(const std::vector<vtx::Field> &fields) {
+	std::string s;
+	for (auto &f : fields) {
+		s += (s.empty() ? "" : ", ") + f.name + " " + f.type.ToString();
+	}
+	return s;
+}
+
+void CheckSameSchema(const std::vector<vtx::Field> &expected, const std::string &expected_file,
+                     const vtx::FileMetadata &meta, const std::string &path) {
+	bool same = expected.size() == meta.fields.size();
+	for (size_t i = 0; same && i < expected.size(); i++) {
+		same = expected[i].name == meta.fields[i].name && expected[i].type == meta.fields[i].type;
+	}
+	if (!same) {
+		throw InvalidInputException("vortex: file \"%s\" has schema (%s), which differs from (%s) of \"%s\"", path,
+		                            DescribeSchema(meta.fields), DescribeSchema(expected), expected_file);
+	}
+}
+
+unique_ptr<FunctionData> ScanBind(ClientContext &context, TableFunctionBindInput &input,
+                                  vector<LogicalType> &return_types, vector<string> &names) {
+	auto result = make_uniq<ScanBindData>();
+	for (auto &kv : input.named_parameters) {
+		if (kv.first == "filename") {
+			result->filename_column = BooleanValue::Get(kv.second.DefaultCastAs(LogicalType::BOOLEAN));
+		}
+	}
+	auto reader = MultiFileReader::CreateDefault("vortex_scan");
+	auto list = reader->CreateFileList(context, input.inputs[0]);
+	for (auto &file : list->GetAllFiles()) {
+		FileSource source(context, file.path);
+		result->files.push_back(ScanFile {file.path, GetMetadata(source)});
+	}
+	if (result->files.empty()) {
+		throw InvalidInputException("vortex_scan: no files to read");
+	}
+	auto &first = result->files[0];
+	result->fields = first.meta->fields;
+	for (auto &f : result->files) {
+		CheckSameSchema(result->fields, first.path, *f.meta, f.path);
+		result->total_rows += f.meta->total_rows;
+	}
+	for (auto &field : result->fields) {
+		result->types.push_back(ToLogicalType(field.type));
+		return_types.push_back(result->types.back());
+		names.push_back(field.name);
+	}
+	if (result->filename_column) {
+		return_types.push_back(LogicalType::VARCHAR);
+		names.push_back("filename");
+	}
+	return std::move(result);
+}
+
+// ---- global and local state -----------------------------------------------------------
+
+struct WorkItem {
+	idx_t file;
+	idx_t zone;
+	idx_t batch; //! position among all zones of all files: the scan's order
+};
+
+struct OpenFile {
+	std::mutex lock;
+	unique_ptr<FileSource> source;
+	std::shared_ptr<const vtx::FileMetadata> meta;
+};
+
+struct ScanGlobalState : public GlobalTableFunctionState {
+	vector<column_t> column_ids;
+	vector<idx_t> projection_ids;
+	std::vector<WorkItem> work;
+	std::atomic<idx_t> next {0};
+	std::atomic<idx_t> done {0};
+	idx_t total_zones = 0;
+	std::vector<unique_ptr<OpenFile>> files;
+	idx_t max_threads = 1;
+
+	idx_t MaxThreads() const override {
+		return max_threads;
+	}
+};
+
+//! Keeps a decoded chunk alive as long as a DuckDB vector points into it.
+class ChunkBuffer : public VectorBuffer {
+public:
+	explicit ChunkBuffer(std::shared_ptr<vtx::DecodedColumn> chunk)
+	    : VectorBuffer(VectorBufferType::OPAQUE_BUFFER), chunk(std::move(chunk)) {
+	}
+	std::shared_ptr<vtx::DecodedColumn> chunk;
+};
+
+struct ScanLocalState : public LocalTableFunctionState {
+	bool active = false;
+	WorkItem item {0, 0, 0};
+	idx_t rows = 0;
+	idx_t offset = 0;
+	idx_t first_row = 0;
+	std::vector<std::shared_ptr<vtx::DecodedColumn>> columns; //! per column id (null for virtual)
+	DataChunk scan_chunk; //! all scanned columns, when filter columns are projected out
+};
+
+OpenFile &GetOpenFile(ClientContext &context, ScanGlobalState &g, const ScanBindData &bind, idx_t idx) {
+	auto &f = *g.files[idx];
+	std::lock_guard<std::mutex> guard(f.lock);
+	if (!f.source) {
+		auto &path = bind.files[idx].path;
+		f.source = make_uniq<FileSource>(context, path);
+		f.meta = GetMetadata(*f.source);
+		if (f.meta.get() != bind.files[idx].meta.get()) {
+			CheckSameSchema(bind.fields, bind.files[0].path, *f.meta, path);
+		}
+	}
+	return f;
+}
+
+unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, TableFunctionInitInput &input) {
+	auto &bind = input.bind_data->Cast<ScanBindData>();
+	auto g = make_uniq<ScanGlobalState>();
+	g->column_ids = input.column_ids;
+	g->projection_ids = input.projection_ids;
+	idx_t batch = 0;
+	for (idx_t f = 0; f < bind.files.size(); f++) {
+		g->files.push_back(make_uniq<OpenFile>());
+		// Re-validated here: a prepared statement may run long after it was bound.
+		auto &file = GetOpenFile(context, *g, bind, f);
+		for (idx_t z = 0; z < file.meta->zones.size(); z++, batch++) {
+			auto &zone = file.meta->zones[z];
+			bool excluded = zone.rows == 0;
+			for (auto &p : bind.predicates) {
+				if (excluded) {
+					break;
+				}
+				excluded = ZoneExcluded(p, zone.chunks[p.field].stats, bind.types[p.field]);
+			}
+			if (!excluded) {
+				g->work.push_back(WorkItem {f, z, batch});
+			}
+		}
+	}
+	g->total_zones = batch;
+	g->max_threads = std::max<idx_t>(1, std::min<idx_t>(g->work.size(), TaskScheduler::GetScheduler(context).NumberOfThreads()));
+	return std::move(g);
+}
+
+unique_ptr<LocalTableFunctionState> ScanInitLocal(ExecutionContext &context, TableFunctionInitInput &input,
+                                                  GlobalTableFunctionState *gstate) {
+	auto l = make_uniq<ScanLocalState>();
+	auto &g = gstate->Cast<ScanGlobalState>();
+	auto &bind = input.bind_data->Cast<ScanBindData>();
+	if (!g.projection_ids.empty() && g.projection_ids.size() < g.column_ids.size()) {
+		vector<LogicalType> types;
+		for (auto id : g.column_ids) {
+			types.push_back(id < bind.fields.size() ? bind.types[id]
+			                : id == bind.FilenameIndex() && bind.filename_column ? LogicalType::VARCHAR
+			                                                                     : LogicalType::BIGINT);
+		}
+		l->scan_chunk.Initialize(Allocator::Get(context.client), types);
+	}
+	return std::move(l);
+}
+
+void CheckUtf8(const vtx::DecodedColumn &chunk, const std::string &path, const std::string &column) {
+	for (uint64_t i = 0; i < chunk.count; i++) {
+		auto &s = chunk.strings[i];
+		if (chunk.IsValid(i) && !Utf8Proc::IsValid(s.ptr, s.len)) {
+			throw InvalidInputException("vortex: file \"%s\" is not a valid .vtx file: column \"%s\" holds invalid UTF-8",
+			                            path, column);
+		}
+	}
+}
+
+bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState &g, ScanLocalState &l) {
+	auto idx = g.next.fetch_add(1);
+	if (idx >= g.work.size()) {
+		l.active = false;
+		return false;
+	}
+	l.item = g.work[idx];
+	auto &file = GetOpenFile(context, g, bind, l.item.file);
+	auto &zone = file.meta->zones[l.item.zone];
+	l.rows = zone.rows;
+	l.first_row = zone.first_row;
+	l.offset = 0;
+	l.columns.assign(g.column_ids.size(), nullptr);
+	for (idx_t c = 0; c < g.column_ids.size(); c++) {
+		auto id = g.column_ids[c];
+		if (id >= bind.fields.size()) {
+			continue;
+		}
+		auto chunk = std::make_shared<vtx::DecodedColumn>();
+		try {
+			vtx::ReadChunk(*file.source, *file.meta, l.item.zone, id, *chunk);
+		} catch (vtx::FormatError &e) {
+			ThrowFileError(bind.files[l.item.file].path, e);
+		}
+		if (bind.fields[id].type.id == vtx::TypeId::VARCHAR) {
+			CheckUtf8(*chunk, bind.files[l.item.file].path, bind.fields[id].name);
+		}
+		l.columns[c] = std::move(chunk);
+	}
+	l.active = true;
+	return true;
+}
+
+void EmitColumn(const vtx::DecodedColumn &chunk, const std::shared_ptr<vtx::DecodedColumn> &owner, idx_t offset,
+                idx_t count, uint32_t width, Vector &out) {
+	if (chunk.all_null) {
+		out.SetVectorType(VectorType::CONSTANT_VECTOR);
+		ConstantVector::SetNull(out, true);
+		return;
+	}
+	if (width == 0) {
+		auto data = FlatVector::GetData<string_t>(out);
+		bool referenced = false;
+		for (idx_t i = 0; i < count; i++) {
+			auto &s = chunk.strings[offset + i];
+			data[i] = string_t(s.ptr, s.len);
+			referenced |= s.len > string_t::INLINE_LENGTH;
+		}
+		if (referenced) {
+			StringVector::AddBuffer(out, make_buffer<ChunkBuffer>(owner));
+		}
+	} else {
+		std::memcpy(FlatVector::GetData(out), chunk.fixed.data() + offset * width, count * width);
+	}
+	if (!chunk.all_valid) {
+		auto &mask = FlatVector::Validity(out);
+		// offset is a multiple of STANDARD_VECTOR_SIZE, so whole words line up.
+		for (idx_t i = 0; i < count; i++) {
+			if (!chunk.IsValid(offset + i)) {
+				mask.SetInvalid(i);
+			}
+		}
+	}
+}
+
+void ScanFunction(ClientContext &context, TableFunctionInput &data, DataChunk &output) {
+	auto &bind = data.bind_data->Cast<ScanBindData>();
+	auto &g = data.global_state->Cast<ScanGlobalState>();
+	auto &l = data.local_state->Cast<ScanLocalState>();
+	while (!l.active || l.offset >= l.rows) {
+		if (l.active) {
+			g.done++;
+		}
+		if (!NextZone(context, bind, g, l)) {
+			return;
+		}
+	}
+	const idx_t count = std::min<idx_t>(STANDARD_VECTOR_SIZE, l.rows - l.offset);
+	DataChunk &target = l.scan_chunk.ColumnCount() ? l.scan_chunk : output;
+	target.Reset();
+	for (idx_t c = 0; c < g.column_ids.size(); c++) {
+		auto id = g.column_ids[c];
+		auto &vec = target.data[c];
+		if (id < bind.fields.size()) {
+			EmitColumn(*l.columns[c], l.columns[c], l.offset, count, bind.fields[id].type.ByteWidth(), vec);
+		} else if (bind.filename_column && id == bind.FilenameIndex()) {
+			vec.Reference(Value(bind.files[l.item.file].path));
+		} else if (id == COLUMN_IDENTIFIER_ROW_ID && vec.GetType() == LogicalType::BIGINT) {
+			auto rows = FlatVector::GetData<int64_t>(vec);
+			for (idx_t i = 0; i < count; i++) {
+				rows[i] = static_cast<int64_t>(l.first_row + l.offset + i);
+			}
+		} else {
+			vec.SetVectorType(VectorType::CONSTANT_VECTOR);
+			ConstantVector::SetNull(vec, true);
+		}
+	}
+	target.SetCardinality(count);
+	if (&target != &output) {
+		output.ReferenceColumns(target, g.projection_ids);
+	}
+	l.offset += count;
+}
+
+OperatorPartitionData ScanPartitionData(ClientContext &, TableFunctionGetPartitionInput &input) {
+	auto &l = input.local_state->Cast<ScanLocalState>();
+	return OperatorPartitionData(l.item.batch);
+}
+
+double ScanProgress(ClientContext &, const FunctionData *, const GlobalTableFunctionState *gstate) {
+	auto &g = gstate->Cast<ScanGlobalState>();
+	if (g.work.empty()) {
+		return 100.0;
+	}
+	return 100.0 * static_cast<double>(std::min<idx_t>(g.done.load(), g.work.size())) / static_cast<double>(g.work.size());
+}
+
+unique_ptr<NodeStatistics> ScanCardinality(ClientContext &, const FunctionData *bind_data) {
+	auto &bind = bind_data->Cast<ScanBindData>();
+	return make_uniq<NodeStatistics>(bind.total_rows, bind.total_rows);
+}
+
+bool ReportsNumericStats(const LogicalType &type) {
+	switch (type.id()) {
+	case LogicalTypeId::BOOLEAN:
+	case LogicalTypeId::TINYINT:
+	case LogicalTypeId::SMALLINT:
+	case LogicalTypeId::INTEGER:
+	case LogicalTypeId::BIGINT:
+	case LogicalTypeId::HUGEINT:
+	case LogicalTypeId::UTINYINT:
+	case LogicalTypeId::USMALLINT:
+	case LogicalTypeId::UINTEGER:
+	case LogicalTypeId::UBIGINT:
+	case LogicalTypeId::DECIMAL:
+	case LogicalTypeId::DATE:
+	case LogicalTypeId::TIMESTAMP:
+	case LogicalTypeId::TIMESTAMP_TZ:
+		return true;
+	default:
+		return false;
+	}
+}
+
+// Exact bounds over all files: lets DuckDB prove, e.g., that a sum cannot overflow.
+unique_ptr<BaseStatistics> ScanStatistics(ClientContext &, const FunctionData *bind_data, column_t column_index) {
+	auto &bind = bind_data->Cast<ScanBindData>();
+	if (column_index >= bind.fields.size() || !ReportsNumericStats(bind.types[column_index])) {
+		return nullptr;
+	}
+	auto &type = bind.types[column_index];
+	bool have = false, has_null = false, has_value = false;
+	Value lo, hi;
+	for (auto &f : bind.files) {
+		for (auto &z : f.meta->zones) {
+			auto &s = z.chunks[column_index].stats;
+			has_null |= s.nulls > 0;
+			has_value |= s.NonNull() > 0;
+			if (s.NonNull() == 0) {
+				continue;
+			}
+			if (!s.has_minmax) {
+				return nullptr;
+			}
+			auto zlo = RawToValue(type, s.min), zhi = RawToValue(type, s.max);
+			if (!have || zlo < lo) {
+				lo = zlo;
+			}
+			if (!have || zhi > hi) {
+				hi = zhi;
+			}
+			have = true;
+		}
+	}
+	if (!have) {
+		return nullptr;
+	}
+	auto stats = NumericStats::CreateEmpty(type);
+	NumericStats::SetMin(stats, lo);
+	NumericStats::SetMax(stats, hi);
+	if (has_null) {
+		stats.SetHasNull();
+	}
+	if (has_value) {
+		stats.SetHasNoNull();
+	}
+	return stats.ToUnique();
+}
+
+void ScanComplexFilter(ClientContext &, LogicalGet &get, FunctionData *bind_data,
+                       vector<unique_ptr<Expression>> &filters) {
+	auto &bind = bind_data->Cast<ScanBindData>();
+	bind.predicates.clear();
+	for (auto &f : filters) {
+		CollectZonePredicates(get, *f, bind);
+	}
+}
+
+InsertionOrderPreservingMap<string> ScanToString(TableFunctionToStringInput &input) {
+	InsertionOrderPreservingMap<string> result;
+	auto &bind = input.bind_data->Cast<ScanBindData>();
+	result["Files"] = std::to_string(bind.files.size());
+	idx_t zones = 0;
+	for (auto &f : bind.files) {
+		zones += f.meta->zones.size();
+	}
+	result["Zones"] = std::to_string(zones);
+	if (!bind.predicates.empty()) {
+		string s;
+		for (auto &p : bind.predicates) {
+			s += (s.empty() ? "" : "\n") + p.ToString(bind.fields[p.field].name);
+		}
+		result["Zone Filters"] = s;
+	}
+	return result;
+}
+
+InsertionOrderPreservingMap<string> ScanDynamicToString(TableFunctionDynamicToStringInput &input) {
+	InsertionOrderPreservingMap<string> result;
+	if (input.global_state) {
+		auto &g = input.global_state->Cast<ScanGlobalState>();
+		result["Zones Scanned"] = std::to_string(g.work.size()) + "/" + std::to_string(g.total_zones);
+	}
+	return result;
+}
+
+} // namespace
+
+TableFunction GetVortexScanFunction() {
+	TableFunction tf("vortex_scan", {LogicalType::VARCHAR}, ScanFunction, ScanBind, ScanInitGlobal, ScanInitLocal);
+	tf.named_parameters["filename"] = LogicalType::BOOLEAN;
+	tf.projection_pushdown = true;
+	tf.filter_pushdown = false;
+	tf.filter_prune = true;
+	tf.pushdown_complex_filter = ScanComplexFilter;
+	tf.cardinality = ScanCardinality;
+	tf.statistics = ScanStatistics;
+	tf.get_partition_data = ScanPartitionData;
+	tf.table_scan_progress = ScanProgress;
+	tf.to_string = ScanToString;
+	tf.dynamic_to_string = ScanDynamicToString;
+	return tf;
+}
+
+TableFunctionSet GetVortexScanFunctions() {
+	TableFunctionSet set("vortex_scan");
+	set.AddFunction(GetVortexScanFunction());
+	auto list = GetVortexScanFunction();
+	list.arguments = {LogicalType::LIST(LogicalType::VARCHAR)};
+	set.AddFunction(list);
+	return set;
+}
+
+} // namespace vortex

@@ -1,0 +1,87 @@
+#include "zone_accumulator.hpp"
+
+namespace vortex {
+
+using namespace duckdb;
+
+ZoneAccumulator::ZoneAccumulator(std::vector<vtx::ColumnType> types_p, vtx::WriterOptions options_p)
+    : types(std::move(types_p)), options(options_p), columns(types.size()) {
+}
+
+void ZoneAccumulator::Append(DataChunk &chunk, std::vector<vtx::EncodedZone> &out) {
+	idx_t done = 0;
+	while (done < chunk.size()) {
+		idx_t take = std::min<idx_t>(chunk.size() - done, options.zone_rows - rows);
+		AppendRange(chunk, done, take);
+		done += take;
+		if (rows >= options.zone_rows) {
+			Flush(out);
+		}
+	}
+}
+
+void ZoneAccumulator::AppendRange(DataChunk &chunk, idx_t start, idx_t count) {
+	for (idx_t c = 0; c < types.size(); c++) {
+		auto &col = columns[c];
+		UnifiedVectorFormat fmt;
+		chunk.data[c].ToUnifiedFormat(chunk.size(), fmt);
+		col.valid.resize(rows + count);
+		const auto width = types[c].ByteWidth();
+		if (width) {
+			col.fixed.resize((rows + count) * width);
+		}
+		for (idx_t i = 0; i < count; i++) {
+			auto idx = fmt.sel->get_index(start + i);
+			bool valid = fmt.validity.RowIsValid(idx);
+			col.valid[rows + i] = valid;
+			col.any_null |= !valid;
+			if (width) {
+				std::memcpy(col.fixed.data() + (rows + i) * width, fmt.data + idx * width, width);
+			} else {
+				if (valid) {
+					auto &s = reinterpret_cast<const string_t *>(fmt.data)[idx];
+					col.bytes.append(s.GetData(), s.GetSize());
+				}
+				col.offsets.push_back(col.bytes.size());
+			}
+		}
+	}
+	rows += count;
+}
+
+void ZoneAccumulator::Flush(std::vector<vtx::EncodedZone> &out) {
+	if (rows == 0) {
+		return;
+	}
+	std::vector<vtx::ColumnInput> inputs(types.size());
+	std::vector<std::vector<vtx::StringRef>> strings(types.size());
+	for (idx_t c = 0; c < types.size(); c++) {
+		auto &col = columns[c];
+		auto &in = inputs[c];
+		in.type = types[c];
+		in.count = rows;
+		in.valid = col.any_null ? col.valid.data() : nullptr;
+		if (types[c].ByteWidth()) {
+			in.fixed = col.fixed.data();
+		} else {
+			strings[c].resize(rows);
+			uint64_t begin = 0;
+			for (uint64_t i = 0; i < rows; i++) {
+				auto end = col.offsets[i];
+				if (end - begin > UINT32_MAX) {
+					throw InvalidInputException("vortex: a string longer than 4 GiB cannot be stored");
+				}
+				strings[c][i] = vtx::StringRef {col.bytes.data() + begin, static_cast<uint32_t>(end - begin)};
+				begin = end;
+			}
+			in.strings = strings[c].data();
+		}
+	}
+	out.push_back(vtx::EncodeZone(inputs, options));
+	for (auto &col : columns) {
+		col = Column();
+	}
+	rows = 0;
+}
+
+} // namespace vortex

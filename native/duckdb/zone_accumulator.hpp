@@ -1,0 +1,34 @@
+// Gathers rows from DuckDB chunks into zone-sized column buffers and encodes each full
+// zone. Strings are copied: DuckDB's inlined strings live in vectors that are reused.
+#pragma once
+#include "../format/writer.hpp"
+#include "duckdb.hpp"
+
+namespace vortex {
+
+class ZoneAccumulator {
+public:
+	ZoneAccumulator(std::vector<vtx::ColumnType> types, vtx::WriterOptions options);
+
+	//! Appends a chunk; every zone that fills up is encoded into `out`.
+	void Append(duckdb::DataChunk &chunk, std::vector<vtx::EncodedZone> &out);
+	//! Encodes the partial zone, if any.
+	void Flush(std::vector<vtx::EncodedZone> &out);
+
+private:
+	struct Column {
+		std::vector<uint8_t> valid;
+		bool any_null = false;
+		std::vector<uint8_t> fixed;
+		std::vector<uint64_t> offsets; //! string end offsets into bytes
+		std::string bytes;
+	};
+	void AppendRange(duckdb::DataChunk &chunk, duckdb::idx_t start, duckdb::idx_t count);
+
+	std::vector<vtx::ColumnType> types;
+	vtx::WriterOptions options;
+	std::vector<Column> columns;
+	uint64_t rows = 0;
+};
+
+} // namespace vortex

@@ -1,0 +1,45 @@
+// In-memory forms of one column chunk (one column of one zone): what the writer is
+// given, and what the reader decodes to.
+#pragma once
+#include "types.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace vtx {
+
+struct StringRef {
+	const char *ptr;
+	uint32_t len;
+};
+
+//! A chunk to be written. Values at null rows are ignored.
+struct ColumnInput {
+	ColumnType type;
+	uint64_t count = 0;
+	const uint8_t *valid = nullptr;     //! one byte per row, nonzero = valid; nullptr = all valid
+	const uint8_t *fixed = nullptr;     //! count * ByteWidth() bytes, fixed-width kinds
+	const StringRef *strings = nullptr; //! count entries, string kinds
+
+	bool IsValid(uint64_t i) const {
+		return !valid || valid[i];
+	}
+};
+
+//! A decoded chunk. Strings point into `buffer`, which the chunk owns.
+struct DecodedColumn {
+	uint64_t count = 0;
+	bool all_valid = true;
+	bool all_null = false;
+	std::vector<uint64_t> validity; //! LSB-first bitmap, 1 = valid (DuckDB's layout); empty when all valid
+	std::vector<uint8_t> fixed;     //! count * width
+	std::vector<StringRef> strings;
+	std::vector<uint8_t> buffer;
+
+	bool IsValid(uint64_t i) const {
+		return all_valid || ((validity[i >> 6] >> (i & 63)) & 1);
+	}
+};
+
+} // namespace vtx

@@ -1,0 +1,513 @@
+#include "encoding.hpp"
+
+#include "bitpack.hpp"
+
+#include <cstring>
+#include <string_view>
+#include <unordered_map>
+
+namespace vtx {
+
+const char *EncodingName(Encoding e) {
+	switch (e) {
+	case Encoding::PLAIN: return "plain";
+	case Encoding::CONSTANT: return "constant";
+	case Encoding::FOR_BITPACK: return "for+bitpack";
+	case Encoding::RLE: return "rle";
+	case Encoding::DICTIONARY: return "dictionary";
+	}
+	return "unknown";
+}
+
+namespace {
+
+enum : uint8_t { ALL_VALID = 0, BITMAP = 1, ALL_NULL = 2 };
+
+// Dictionaries larger than this are not worth their hash-table cost at write time.
+constexpr uint64_t kMaxDictionary = 1 << 16;
+
+struct Hash128 {
+	size_t operator()(uint128 v) const {
+		return std::hash<uint64_t>()(static_cast<uint64_t>(v) ^ static_cast<uint64_t>(v >> 64) * 0x9E3779B97F4A7C15ull);
+	}
+};
+
+template <class U>
+using ValueMap = std::unordered_map<U, uint32_t, typename std::conditional<sizeof(U) == 16, Hash128, std::hash<U>>::type>;
+
+void WriteValidity(const ColumnInput &in, ByteWriter &out, uint64_t &valid_count) {
+	valid_count = 0;
+	if (!in.valid) {
+		valid_count = in.count;
+		out.U8(ALL_VALID);
+		return;
+	}
+	std::vector<uint64_t> bits((in.count + 63) / 64, 0);
+	for (uint64_t i = 0; i < in.count; i++) {
+		if (in.valid[i]) {
+			bits[i >> 6] |= uint64_t(1) << (i & 63);
+			valid_count++;
+		}
+	}
+	if (valid_count == in.count) {
+		out.U8(ALL_VALID);
+	} else if (valid_count == 0) {
+		out.U8(ALL_NULL);
+	} else {
+		out.U8(BITMAP);
+		out.Bytes(bits.data(), bits.size() * 8);
+	}
+}
+
+void WritePacked(ByteWriter &out, const std::vector<uint64_t> &values, uint8_t bw) {
+	std::vector<uint64_t> words;
+	Pack(values.data(), values.size(), bw, words);
+	out.U8(bw);
+	out.Bytes(words.data(), words.size() * 8);
+}
+
+std::vector<uint64_t> ReadPacked(ByteReader &r, uint64_t n, uint8_t max_bw, uint8_t &bw) {
+	bw = r.U8();
+	if (bw > max_bw) {
+		throw FormatError("bit width " + std::to_string(bw) + " is out of range");
+	}
+	auto nwords = PackedWords(n, bw);
+	auto src = r.Take(nwords * 8);
+	std::vector<uint64_t> words(nwords);
+	if (nwords) {
+		std::memcpy(words.data(), src, nwords * 8);
+	}
+	return words;
+}
+
+template <class U>
+U LoadValue(const uint8_t *p) {
+	U v;
+	std::memcpy(&v, p, sizeof(U));
+	return v;
+}
+
+// ---- fixed-width values -------------------------------------------------------------
+
+template <class U>
+Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out) {
+	const uint64_t n = in.count;
+	const auto kind = in.type.Kind();
+	// Null rows repeat the previous valid value so they cost nothing in any encoding.
+	std::vector<U> vals(n);
+	U last = 0;
+	bool have = false;
+	for (uint64_t i = 0; i < n; i++) {
+		if (in.IsValid(i)) {
+			last = LoadValue<U>(in.fixed + i * sizeof(U));
+			if (!have) {
+				for (uint64_t j = 0; j < i; j++) {
+					vals[j] = last;
+				}
+				have = true;
+			}
+		}
+		vals[i] = last;
+	}
+	bool constant = true;
+	uint64_t runs = n ? 1 : 0;
+	for (uint64_t i = 1; i < n; i++) {
+		if (vals[i] != vals[i - 1]) {
+			constant = false;
+			runs++;
+		}
+	}
+	if (constant) {
+		out.U8(static_cast<uint8_t>(Encoding::CONSTANT));
+		U v = n ? vals[0] : U(0);
+		out.Put(v);
+		return Encoding::CONSTANT;
+	}
+	const uint64_t plain_size = n * sizeof(U);
+	uint64_t best_size = plain_size;
+	Encoding best = Encoding::PLAIN;
+
+	const bool can_for = sizeof(U) <= 8 && (kind == PhysicalKind::SIGNED || kind == PhysicalKind::UNSIGNED);
+	const uint64_t sign = kind == PhysicalKind::SIGNED ? uint64_t(1) << ((sizeof(U) * 8 - 1) & 63) : 0;
+	uint64_t omin = ~uint64_t(0), omax = 0;
+	uint8_t for_bw = 64;
+	if (can_for) {
+		for (auto v : vals) {
+			uint64_t o = static_cast<uint64_t>(v) ^ sign;
+			omin = o < omin ? o : omin;
+			omax = o > omax ? o : omax;
+		}
+		for_bw = BitWidth(omax - omin);
+		uint64_t size = 9 + PackedWords(n, for_bw) * 8;
+		if (size < best_size) {
+			best_size = size;
+			best = Encoding::FOR_BITPACK;
+		}
+	}
+	uint64_t rle_size = 10 + runs * (sizeof(U) + 4);
+	if (rle_size < best_size) {
+		best_size = rle_size;
+		best = Encoding::RLE;
+	}
+	ValueMap<U> dict;
+	std::vector<U> dict_values;
+	// A dictionary only pays where values repeat; FOR already wins on narrow ranges.
+	if (n >= 64 && for_bw > 8) {
+		const uint64_t limit = std::min<uint64_t>(kMaxDictionary, n / 4);
+		for (auto v : vals) {
+			auto it = dict.find(v);
+			if (it == dict.end()) {
+				if (dict.size() >= limit) {
+					dict.clear();
+					dict_values.clear();
+					break;
+				}
+				dict.emplace(v, static_cast<uint32_t>(dict_values.size()));
+				dict_values.push_back(v);
+			}
+		}
+		if (!dict_values.empty()) {
+			auto bw = BitWidth(dict_values.size() - 1);
+			uint64_t size = 10 + dict_values.size() * sizeof(U) + PackedWords(n, bw) * 8;
+			if (size < best_size) {
+				best_size = size;
+				best = Encoding::DICTIONARY;
+			}
+		}
+	}
+	out.U8(static_cast<uint8_t>(best));
+	switch (best) {
+	case Encoding::PLAIN:
+		out.Bytes(vals.data(), plain_size);
+		break;
+	case Encoding::FOR_BITPACK: {
+		std::vector<uint64_t> deltas(n);
+		for (uint64_t i = 0; i < n; i++) {
+			deltas[i] = (static_cast<uint64_t>(vals[i]) ^ sign) - omin;
+		}
+		out.U64(omin);
+		WritePacked(out, deltas, for_bw);
+		break;
+	}
+	case Encoding::RLE: {
+		std::vector<uint32_t> ends;
+		std::vector<U> run_values;
+		for (uint64_t i = 0; i < n; i++) {
+			if (i + 1 == n || vals[i + 1] != vals[i]) {
+				run_values.push_back(vals[i]);
+				ends.push_back(static_cast<uint32_t>(i + 1));
+			}
+		}
+		out.Var(run_values.size());
+		out.Bytes(run_values.data(), run_values.size() * sizeof(U));
+		out.Bytes(ends.data(), ends.size() * 4);
+		break;
+	}
+	case Encoding::DICTIONARY: {
+		out.Var(dict_values.size());
+		out.Bytes(dict_values.data(), dict_values.size() * sizeof(U));
+		std::vector<uint64_t> codes(n);
+		for (uint64_t i = 0; i < n; i++) {
+			codes[i] = dict.find(vals[i])->second;
+		}
+		WritePacked(out, codes, BitWidth(dict_values.size() - 1));
+		break;
+	}
+	default:
+		break;
+	}
+	return best;
+}
+
+template <class U>
+void DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc, DecodedColumn &out) {
+	out.fixed.resize(n * sizeof(U));
+	U *dst = reinterpret_cast<U *>(out.fixed.data());
+	switch (enc) {
+	case Encoding::PLAIN:
+		if (n) {
+			std::memcpy(dst, r.Take(n * sizeof(U)), n * sizeof(U));
+		}
+		break;
+	case Encoding::CONSTANT: {
+		auto v = LoadValue<U>(r.Take(sizeof(U)));
+		for (uint64_t i = 0; i < n; i++) {
+			dst[i] = v;
+		}
+		break;
+	}
+	case Encoding::FOR_BITPACK: {
+		auto kind = type.Kind();
+		if (sizeof(U) > 8 || (kind != PhysicalKind::SIGNED && kind != PhysicalKind::UNSIGNED)) {
+			throw FormatError("frame-of-reference encoding used for a " + type.ToString() + " column");
+		}
+		const uint64_t sign = kind == PhysicalKind::SIGNED ? uint64_t(1) << ((sizeof(U) * 8 - 1) & 63) : 0;
+		auto ref = r.U64();
+		uint8_t bw;
+		auto words = ReadPacked(r, n, sizeof(U) * 8, bw);
+		Unpack(words.data(), n, bw, [&](uint64_t i, uint64_t d) { dst[i] = static_cast<U>((ref + d) ^ sign); });
+		break;
+	}
+	case Encoding::RLE: {
+		auto runs = r.Count(sizeof(U) + 4);
+		auto values = r.Take(runs * sizeof(U));
+		auto ends = r.Take(runs * 4);
+		uint64_t pos = 0;
+		for (uint64_t k = 0; k < runs; k++) {
+			auto end = LoadValue<uint32_t>(ends + k * 4);
+			if (end <= pos || end > n) {
+				throw FormatError("run-length ends are not increasing within the zone");
+			}
+			auto v = LoadValue<U>(values + k * sizeof(U));
+			for (; pos < end; pos++) {
+				dst[pos] = v;
+			}
+		}
+		if (pos != n) {
+			throw FormatError("run-length runs cover " + std::to_string(pos) + " of " + std::to_string(n) + " rows");
+		}
+		break;
+	}
+	case Encoding::DICTIONARY: {
+		auto d = r.Count(sizeof(U));
+		if (d == 0 && n > 0) {
+			throw FormatError("empty dictionary");
+		}
+		auto dict = r.Take(d * sizeof(U));
+		uint8_t bw;
+		auto words = ReadPacked(r, n, 32, bw);
+		bool bad = false;
+		Unpack(words.data(), n, bw, [&](uint64_t i, uint64_t code) {
+			if (code >= d) {
+				bad = true;
+				code = 0;
+			}
+			dst[i] = LoadValue<U>(dict + code * sizeof(U));
+		});
+		if (bad) {
+			throw FormatError("dictionary code out of range");
+		}
+		break;
+	}
+	default:
+		throw FormatError("unknown encoding " + std::to_string(static_cast<int>(enc)));
+	}
+}
+
+// ---- strings -----------------------------------------------------------------------
+
+void WriteStrings(ByteWriter &out, const std::vector<std::string_view> &values) {
+	std::vector<uint64_t> lens(values.size());
+	uint64_t total = 0, longest = 0;
+	for (size_t i = 0; i < values.size(); i++) {
+		lens[i] = values[i].size();
+		total += lens[i];
+		longest = std::max(longest, lens[i]);
+	}
+	WritePacked(out, lens, BitWidth(longest));
+	out.Var(total);
+	for (auto &v : values) {
+		out.Bytes(v.data(), v.size());
+	}
+}
+
+// Reads n strings whose bytes stay inside `base` (the chunk's own buffer).
+void ReadStrings(ByteReader &r, uint64_t n, const uint8_t *base, std::vector<StringRef> &out) {
+	uint8_t bw;
+	auto words = ReadPacked(r, n, 32, bw);
+	auto total = r.Var();
+	auto bytes = r.Take(total);
+	out.resize(n);
+	uint64_t pos = 0;
+	bool bad = false;
+	Unpack(words.data(), n, bw, [&](uint64_t i, uint64_t len) {
+		if (len > total - pos) {
+			bad = true;
+			len = 0;
+		}
+		out[i] = StringRef {reinterpret_cast<const char *>(bytes + pos), static_cast<uint32_t>(len)};
+		pos += len;
+	});
+	if (bad || pos != total) {
+		throw FormatError("string lengths do not match the string bytes");
+	}
+	(void)base;
+}
+
+Encoding EncodeStrings(const ColumnInput &in, ByteWriter &out) {
+	const uint64_t n = in.count;
+	std::vector<std::string_view> vals(n);
+	std::string_view last;
+	for (uint64_t i = 0; i < n; i++) {
+		if (in.IsValid(i)) {
+			last = std::string_view(in.strings[i].ptr, in.strings[i].len);
+		}
+		vals[i] = last;
+	}
+	bool constant = true;
+	for (uint64_t i = 1; i < n && constant; i++) {
+		constant = vals[i] == vals[0];
+	}
+	if (constant) {
+		out.U8(static_cast<uint8_t>(Encoding::CONSTANT));
+		out.Var(n ? vals[0].size() : 0);
+		if (n) {
+			out.Bytes(vals[0].data(), vals[0].size());
+		}
+		return Encoding::CONSTANT;
+	}
+	std::unordered_map<std::string_view, uint32_t> dict;
+	std::vector<std::string_view> dict_values;
+	const uint64_t limit = std::min<uint64_t>(kMaxDictionary, n / 2);
+	for (auto &v : vals) {
+		if (dict.find(v) == dict.end()) {
+			if (dict.size() >= limit) {
+				dict_values.clear();
+				break;
+			}
+			dict.emplace(v, static_cast<uint32_t>(dict_values.size()));
+			dict_values.push_back(v);
+		}
+	}
+	if (dict_values.empty()) {
+		out.U8(static_cast<uint8_t>(Encoding::PLAIN));
+		WriteStrings(out, vals);
+		return Encoding::PLAIN;
+	}
+	out.U8(static_cast<uint8_t>(Encoding::DICTIONARY));
+	out.Var(dict_values.size());
+	WriteStrings(out, dict_values);
+	std::vector<uint64_t> codes(n);
+	for (uint64_t i = 0; i < n; i++) {
+		codes[i] = dict[vals[i]];
+	}
+	WritePacked(out, codes, BitWidth(dict_values.size() - 1));
+	return Encoding::DICTIONARY;
+}
+
+void DecodeStrings(uint64_t n, ByteReader &r, Encoding enc, DecodedColumn &out) {
+	const uint8_t *base = out.buffer.data();
+	switch (enc) {
+	case Encoding::PLAIN:
+		ReadStrings(r, n, base, out.strings);
+		break;
+	case Encoding::CONSTANT: {
+		auto len = r.Var();
+		if (len > UINT32_MAX) {
+			throw FormatError("string is too long");
+		}
+		auto p = r.Take(len);
+		out.strings.assign(n, StringRef {reinterpret_cast<const char *>(p), static_cast<uint32_t>(len)});
+		break;
+	}
+	case Encoding::DICTIONARY: {
+		auto d = r.Count(1);
+		if (d == 0 && n > 0) {
+			throw FormatError("empty dictionary");
+		}
+		std::vector<StringRef> dict;
+		ReadStrings(r, d, base, dict);
+		uint8_t bw;
+		auto words = ReadPacked(r, n, 32, bw);
+		out.strings.resize(n);
+		bool bad = false;
+		Unpack(words.data(), n, bw, [&](uint64_t i, uint64_t code) {
+			if (code >= d) {
+				bad = true;
+				code = 0;
+			}
+			out.strings[i] = dict[code];
+		});
+		if (bad) {
+			throw FormatError("dictionary code out of range");
+		}
+		break;
+	}
+	default:
+		throw FormatError("encoding " + std::string(EncodingName(enc)) + " is not valid for strings");
+	}
+}
+
+void ReadValidity(ByteReader &r, uint64_t n, DecodedColumn &out) {
+	auto kind = r.U8();
+	out.count = n;
+	out.all_valid = kind == ALL_VALID;
+	out.all_null = kind == ALL_NULL;
+	out.validity.clear();
+	if (kind == BITMAP) {
+		auto words = (n + 63) / 64;
+		out.validity.resize(words);
+		if (words) {
+			std::memcpy(out.validity.data(), r.Take(words * 8), words * 8);
+		}
+	} else if (kind == ALL_NULL) {
+		out.validity.assign((n + 63) / 64, 0);
+	} else if (kind != ALL_VALID) {
+		throw FormatError("unknown validity kind " + std::to_string(kind));
+	}
+}
+
+} // namespace
+
+Encoding EncodeChunk(const ColumnInput &in, ByteWriter &out) {
+	uint64_t valid_count;
+	WriteValidity(in, out, valid_count);
+	if (valid_count == 0 && in.count > 0) {
+		return Encoding::CONSTANT;
+	}
+	if (in.type.IsString()) {
+		return EncodeStrings(in, out);
+	}
+	switch (in.type.ByteWidth()) {
+	case 1: return EncodeFixed<uint8_t>(in, out);
+	case 2: return EncodeFixed<uint16_t>(in, out);
+	case 4: return EncodeFixed<uint32_t>(in, out);
+	case 8: return EncodeFixed<uint64_t>(in, out);
+	case 16: return EncodeFixed<uint128>(in, out);
+	}
+	throw FormatError("cannot encode type " + in.type.ToString());
+}
+
+void DecodeChunk(const ColumnType &type, uint64_t rows, std::vector<uint8_t> &&body, DecodedColumn &out) {
+	out = DecodedColumn();
+	out.buffer = std::move(body);
+	ByteReader r(out.buffer.data(), out.buffer.size(), "segment");
+	ReadValidity(r, rows, out);
+	if (out.all_null && rows > 0) {
+		if (type.IsString()) {
+			out.strings.assign(rows, StringRef {"", 0});
+		} else {
+			out.fixed.assign(rows * type.ByteWidth(), 0);
+		}
+	} else {
+		auto enc = static_cast<Encoding>(r.U8());
+		if (type.IsString()) {
+			DecodeStrings(rows, r, enc, out);
+		} else {
+			switch (type.ByteWidth()) {
+			case 1: DecodeFixed<uint8_t>(type, rows, r, enc, out); break;
+			case 2: DecodeFixed<uint16_t>(type, rows, r, enc, out); break;
+			case 4: DecodeFixed<uint32_t>(type, rows, r, enc, out); break;
+			case 8: DecodeFixed<uint64_t>(type, rows, r, enc, out); break;
+			case 16: DecodeFixed<uint128>(type, rows, r, enc, out); break;
+			default: throw FormatError("cannot decode type " + type.ToString());
+			}
+		}
+	}
+	if (!r.AtEnd()) {
+		throw FormatError("segment has " + std::to_string(r.Remaining()) + " unexpected trailing bytes");
+	}
+}
+
+Encoding PeekEncoding(const ColumnType &type, uint64_t rows, const std::vector<uint8_t> &body) {
+	ByteReader r(body.data(), body.size(), "segment");
+	DecodedColumn scratch;
+	ReadValidity(r, rows, scratch);
+	if (scratch.all_null && rows > 0) {
+		return Encoding::CONSTANT;
+	}
+	(void)type;
+	return static_cast<Encoding>(r.U8());
+}
+
+} // namespace vtx

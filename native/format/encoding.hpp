@@ -1,0 +1,24 @@
+// Lightweight encodings of a column chunk, chosen per chunk by size:
+// plain, constant, frame-of-reference + bit-packing, run-length, dictionary.
+#pragma once
+#include "bytes.hpp"
+#include "column.hpp"
+
+namespace vtx {
+
+enum class Encoding : uint8_t { PLAIN = 0, CONSTANT = 1, FOR_BITPACK = 2, RLE = 3, DICTIONARY = 4 };
+
+const char *EncodingName(Encoding e);
+
+//! Encodes validity and values into `out` (the segment body before block compression).
+//! Returns the encoding used for the values.
+Encoding EncodeChunk(const ColumnInput &in, ByteWriter &out);
+
+//! Decodes a segment body written by EncodeChunk. Throws FormatError on anything malformed.
+//! `body` must stay alive only for the call: strings are copied into `out.buffer`.
+void DecodeChunk(const ColumnType &type, uint64_t rows, std::vector<uint8_t> &&body, DecodedColumn &out);
+
+//! The value encoding recorded in a segment body (for inspection), without decoding.
+Encoding PeekEncoding(const ColumnType &type, uint64_t rows, const std::vector<uint8_t> &body);
+
+} // namespace vtx

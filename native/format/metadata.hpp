@@ -1,0 +1,55 @@
+// The footer of a .vtx file: schema, zones, and for every column chunk where its
+// segment lives, how it is stored, its checksum and its statistics.
+//
+//   "VTX1" | segments ... | footer | u32 footer length | u32 footer crc32c | "VTX1"
+#pragma once
+#include "compression.hpp"
+#include "stats.hpp"
+#include "types.hpp"
+
+#include <string>
+#include <vector>
+
+namespace vtx {
+
+constexpr char kMagic[4] = {'V', 'T', 'X', '1'};
+constexpr uint32_t kFormatVersion = 1;
+constexpr size_t kHeaderSize = 4;
+constexpr size_t kTrailerSize = 12;
+
+struct Field {
+	std::string name;
+	ColumnType type;
+};
+
+struct ChunkMeta {
+	uint64_t offset = 0;      //! of the stored segment, from the start of the file
+	uint64_t stored_size = 0; //! bytes on disk
+	uint64_t raw_size = 0;    //! bytes after block decompression
+	Codec codec = Codec::NONE;
+	uint8_t encoding = 0; //! value encoding, for inspection only (the segment records its own)
+	uint32_t crc = 0;     //! CRC-32C of the stored bytes
+	ZoneStats stats;
+};
+
+struct ZoneMeta {
+	uint64_t rows = 0;
+	uint64_t first_row = 0; //! derived on read: rows of all earlier zones
+	std::vector<ChunkMeta> chunks; //! one per field
+};
+
+struct FileMetadata {
+	uint32_t version = kFormatVersion;
+	std::vector<Field> fields;
+	std::vector<ZoneMeta> zones;
+	std::string created_by;
+	uint64_t total_rows = 0; //! derived on read
+	uint64_t footer_size = 0;
+	uint64_t file_size = 0;
+
+	std::vector<uint8_t> Serialize() const;
+	//! Parses and validates a footer against the size of the file it came from.
+	static FileMetadata Deserialize(const uint8_t *p, size_t n, uint64_t file_size);
+};
+
+} // namespace vtx

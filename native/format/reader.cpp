@@ -1,0 +1,60 @@
+#include "reader.hpp"
+
+#include "checksum.hpp"
+#include "encoding.hpp"
+
+#include <cstring>
+
+namespace vtx {
+
+FileMetadata ReadMetadata(InputSource &source) {
+	auto size = source.Size();
+	if (size < kHeaderSize + kTrailerSize) {
+		throw FormatError("file is too small to be a .vtx file (" + std::to_string(size) + " bytes)");
+	}
+	uint8_t head[kHeaderSize];
+	source.ReadAt(0, head, kHeaderSize);
+	uint8_t trailer[kTrailerSize];
+	source.ReadAt(size - kTrailerSize, trailer, kTrailerSize);
+	if (std::memcmp(head, kMagic, 4) != 0 || std::memcmp(trailer + 8, kMagic, 4) != 0) {
+		throw FormatError("not a .vtx file (magic bytes missing)");
+	}
+	uint32_t footer_len, footer_crc;
+	std::memcpy(&footer_len, trailer, 4);
+	std::memcpy(&footer_crc, trailer + 4, 4);
+	if (footer_len > size - kHeaderSize - kTrailerSize) {
+		throw FormatError("footer length " + std::to_string(footer_len) + " exceeds the file size");
+	}
+	std::vector<uint8_t> footer(footer_len);
+	source.ReadAt(size - kTrailerSize - footer_len, footer.data(), footer_len);
+	if (Crc32c(footer.data(), footer.size()) != footer_crc) {
+		throw FormatError("footer checksum mismatch (file is corrupt)");
+	}
+	return FileMetadata::Deserialize(footer.data(), footer.size(), size);
+}
+
+std::vector<uint8_t> ReadSegment(InputSource &source, const ChunkMeta &chunk) {
+	std::vector<uint8_t> stored(chunk.stored_size);
+	if (chunk.stored_size) {
+		source.ReadAt(chunk.offset, stored.data(), stored.size());
+	}
+	if (Crc32c(stored.data(), stored.size()) != chunk.crc) {
+		throw FormatError("checksum mismatch in segment at offset " + std::to_string(chunk.offset) +
+		                  " (file is corrupt)");
+	}
+	if (chunk.codec == Codec::NONE) {
+		return stored;
+	}
+	std::vector<uint8_t> raw(chunk.raw_size);
+	Decompress(chunk.codec, stored.data(), stored.size(), raw.data(), raw.size());
+	return raw;
+}
+
+void ReadChunk(InputSource &source, const FileMetadata &meta, size_t zone, size_t column, DecodedColumn &out) {
+	auto &z = meta.zones.at(zone);
+	auto &chunk = z.chunks.at(column);
+	auto body = ReadSegment(source, chunk);
+	DecodeChunk(meta.fields[column].type, z.rows, std::move(body), out);
+}
+
+} // namespace vtx

@@ -1,0 +1,24 @@
+// Reads .vtx files through an abstract source, verifying before trusting: the magic,
+// the footer checksum and bounds, and each segment's checksum.
+#pragma once
+#include "column.hpp"
+#include "metadata.hpp"
+
+namespace vtx {
+
+class InputSource {
+public:
+	virtual ~InputSource() = default;
+	virtual uint64_t Size() = 0;
+	virtual void ReadAt(uint64_t offset, uint8_t *dst, size_t n) = 0;
+};
+
+FileMetadata ReadMetadata(InputSource &source);
+
+//! Reads, verifies, decompresses and decodes one column chunk.
+void ReadChunk(InputSource &source, const FileMetadata &meta, size_t zone, size_t column, DecodedColumn &out);
+
+//! Reads and verifies a segment without decoding it (returns the decompressed body).
+std::vector<uint8_t> ReadSegment(InputSource &source, const ChunkMeta &chunk);
+
+} // namespace vtx

@@ -1,0 +1,37 @@
+// Exact per-zone statistics of one column chunk: enough to answer count/sum/avg/min/max
+// and to skip zones under a filter without reading data.
+#pragma once
+#include "bytes.hpp"
+#include "types.hpp"
+
+#include <string>
+
+namespace vtx {
+
+//! Longer string min/max are truncated and flagged inexact: never used for answers or pruning.
+constexpr size_t kMaxStatString = 64;
+
+struct ZoneStats {
+	uint64_t rows = 0;
+	uint64_t nulls = 0;
+	uint64_t nans = 0;    //! floats: NaN values (both signs)
+	uint64_t pos_inf = 0; //! floats: +inf values
+	uint64_t neg_inf = 0; //! floats: -inf values
+	bool has_minmax = false;
+	bool minmax_exact = false;
+	//! Raw little-endian value bytes (fixed width) or the string bytes. For floats the
+	//! smallest/largest non-NaN value (infinities included).
+	std::string min, max;
+	bool has_int_sum = false;
+	int128 int_sum = 0; //! exact sum of non-null values (integers of at most 64 bits)
+	bool has_float_sum = false;
+	double finite_sum = 0; //! floats: sum of finite values, in row order
+
+	uint64_t NonNull() const {
+		return rows - nulls;
+	}
+	void Serialize(ByteWriter &w) const;
+	static ZoneStats Deserialize(ByteReader &r, const ColumnType &type);
+};
+
+} // namespace vtx

@@ -1,0 +1,166 @@
+#include "stats_builder.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+namespace vtx {
+
+namespace {
+
+template <class T>
+std::string RawBytes(T v) {
+	return std::string(reinterpret_cast<const char *>(&v), sizeof(T));
+}
+
+template <class T>
+void IntegerStats(const ColumnInput &in, ZoneStats &s) {
+	bool have = false;
+	T lo = 0, hi = 0;
+	int128 sum = 0;
+	for (uint64_t i = 0; i < in.count; i++) {
+		if (!in.IsValid(i)) {
+			continue;
+		}
+		T v;
+		std::memcpy(&v, in.fixed + i * sizeof(T), sizeof(T));
+		if (!have) {
+			lo = hi = v;
+			have = true;
+		} else {
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		}
+		if (sizeof(T) <= 8) {
+			sum += static_cast<int128>(v);
+		}
+	}
+	if (have) {
+		s.has_minmax = s.minmax_exact = true;
+		s.min = RawBytes(lo);
+		s.max = RawBytes(hi);
+	}
+	if (sizeof(T) <= 8) {
+		s.has_int_sum = true;
+		s.int_sum = sum;
+	}
+}
+
+template <class T>
+void FloatStats(const ColumnInput &in, ZoneStats &s) {
+	bool have = false;
+	T lo = 0, hi = 0;
+	double sum = 0;
+	for (uint64_t i = 0; i < in.count; i++) {
+		if (!in.IsValid(i)) {
+			continue;
+		}
+		T v;
+		std::memcpy(&v, in.fixed + i * sizeof(T), sizeof(T));
+		if (std::isnan(v)) {
+			s.nans++;
+			continue;
+		}
+		if (std::isinf(v)) {
+			(v > 0 ? s.pos_inf : s.neg_inf)++;
+		} else {
+			sum += static_cast<double>(v);
+		}
+		if (!have) {
+			lo = hi = v;
+			have = true;
+		} else {
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+		}
+	}
+	if (have) {
+		s.has_minmax = s.minmax_exact = true;
+		s.min = RawBytes(lo);
+		s.max = RawBytes(hi);
+	}
+	s.has_float_sum = true;
+	s.finite_sum = sum;
+}
+
+int CompareBytes(const StringRef &a, const StringRef &b) {
+	auto n = a.len < b.len ? a.len : b.len;
+	int c = n ? std::memcmp(a.ptr, b.ptr, n) : 0;
+	if (c != 0) {
+		return c;
+	}
+	return a.len < b.len ? -1 : a.len > b.len ? 1 : 0;
+}
+
+void StringStats(const ColumnInput &in, ZoneStats &s, bool truncate) {
+	const StringRef *lo = nullptr, *hi = nullptr;
+	for (uint64_t i = 0; i < in.count; i++) {
+		if (!in.IsValid(i)) {
+			continue;
+		}
+		auto &v = in.strings[i];
+		if (!lo || CompareBytes(v, *lo) < 0) {
+			lo = &v;
+		}
+		if (!hi || CompareBytes(v, *hi) > 0) {
+			hi = &v;
+		}
+	}
+	if (!lo) {
+		return;
+	}
+	s.has_minmax = true;
+	const size_t limit = truncate ? kMaxStatString : SIZE_MAX;
+	s.minmax_exact = lo->len <= limit && hi->len <= limit;
+	s.min.assign(lo->ptr, std::min<size_t>(lo->len, limit));
+	s.max.assign(hi->ptr, std::min<size_t>(hi->len, limit));
+}
+
+} // namespace
+
+ZoneStats ComputeStats(const ColumnInput &in, bool truncate_strings) {
+	ZoneStats s;
+	s.rows = in.count;
+	if (in.valid) {
+		for (uint64_t i = 0; i < in.count; i++) {
+			s.nulls += in.valid[i] ? 0 : 1;
+		}
+	}
+	auto kind = in.type.Kind();
+	auto width = in.type.ByteWidth();
+	switch (kind) {
+	case PhysicalKind::SIGNED:
+		switch (width) {
+		case 1: IntegerStats<int8_t>(in, s); break;
+		case 2: IntegerStats<int16_t>(in, s); break;
+		case 4: IntegerStats<int32_t>(in, s); break;
+		case 8: IntegerStats<int64_t>(in, s); break;
+		case 16: IntegerStats<int128>(in, s); break;
+		}
+		break;
+	case PhysicalKind::UNSIGNED:
+		switch (width) {
+		case 1: IntegerStats<uint8_t>(in, s); break;
+		case 2: IntegerStats<uint16_t>(in, s); break;
+		case 4: IntegerStats<uint32_t>(in, s); break;
+		case 8: IntegerStats<uint64_t>(in, s); break;
+		case 16: IntegerStats<uint128>(in, s); break;
+		}
+		break;
+	case PhysicalKind::FLOAT:
+		if (width == 4) {
+			FloatStats<float>(in, s);
+		} else {
+			FloatStats<double>(in, s);
+		}
+		break;
+	case PhysicalKind::STRING:
+		StringStats(in, s, truncate_strings);
+		break;
+	case PhysicalKind::OPAQUE:
+		break;
+	}
+	return s;
+}
+
+} // namespace vtx

@@ -1,0 +1,11 @@
+#pragma once
+#include "column.hpp"
+#include "stats.hpp"
+
+namespace vtx {
+
+//! Computes the exact zone statistics of a chunk about to be written.
+//! With `truncate_strings`, string min/max longer than kMaxStatString are cut and flagged inexact.
+ZoneStats ComputeStats(const ColumnInput &in, bool truncate_strings = true);
+
+} // namespace vtx

@@ -1,0 +1,80 @@
+#include "writer.hpp"
+
+#include "checksum.hpp"
+#include "encoding.hpp"
+#include "stats_builder.hpp"
+
+namespace vtx {
+
+EncodedZone EncodeZone(const std::vector<ColumnInput> &columns, const WriterOptions &options) {
+	EncodedZone zone;
+	zone.rows = columns.empty() ? 0 : columns[0].count;
+	zone.chunks.resize(columns.size());
+	for (size_t c = 0; c < columns.size(); c++) {
+		auto &in = columns[c];
+		auto &out = zone.chunks[c];
+		if (in.count != zone.rows) {
+			throw FormatError("columns of one zone have different row counts");
+		}
+		out.stats = ComputeStats(in);
+		ByteWriter body;
+		out.encoding = static_cast<uint8_t>(EncodeChunk(in, body));
+		out.raw_size = body.Size();
+		if (Compress(options.codec, options.level, body.data, out.bytes)) {
+			out.codec = options.codec;
+		} else {
+			out.bytes = std::move(body.data);
+			out.codec = Codec::NONE;
+		}
+		out.crc = Crc32c(out.bytes.data(), out.bytes.size());
+	}
+	return zone;
+}
+
+FileWriter::FileWriter(std::vector<Field> fields, OutputSink &sink, std::string created_by) : sink(sink) {
+	meta.fields = std::move(fields);
+	meta.created_by = std::move(created_by);
+	sink.Write(reinterpret_cast<const uint8_t *>(kMagic), sizeof(kMagic));
+	position = sizeof(kMagic);
+}
+
+void FileWriter::AppendZone(EncodedZone &&zone) {
+	if (zone.chunks.size() != meta.fields.size()) {
+		throw FormatError("zone has the wrong number of columns");
+	}
+	ZoneMeta z;
+	z.rows = zone.rows;
+	z.first_row = rows;
+	for (auto &chunk : zone.chunks) {
+		ChunkMeta c;
+		c.offset = position;
+		c.stored_size = chunk.bytes.size();
+		c.raw_size = chunk.raw_size;
+		c.codec = chunk.codec;
+		c.encoding = chunk.encoding;
+		c.crc = chunk.crc;
+		c.stats = std::move(chunk.stats);
+		sink.Write(chunk.bytes.data(), chunk.bytes.size());
+		position += chunk.bytes.size();
+		z.chunks.push_back(std::move(c));
+	}
+	rows += zone.rows;
+	meta.zones.push_back(std::move(z));
+}
+
+uint64_t FileWriter::Finish() {
+	auto footer = meta.Serialize();
+	sink.Write(footer.data(), footer.size());
+	if (footer.size() > UINT32_MAX) {
+		throw FormatError("footer is larger than 4 GiB");
+	}
+	uint32_t len = static_cast<uint32_t>(footer.size());
+	uint32_t crc = Crc32c(footer.data(), footer.size());
+	sink.Write(reinterpret_cast<const uint8_t *>(&len), 4);
+	sink.Write(reinterpret_cast<const uint8_t *>(&crc), 4);
+	sink.Write(reinterpret_cast<const uint8_t *>(kMagic), sizeof(kMagic));
+	position += footer.size() + kTrailerSize;
+	return position;
+}
+
+} // namespace vtx

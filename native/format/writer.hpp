@@ -1,0 +1,58 @@
+// Writes a .vtx file zone by zone. Encoding a zone is pure and thread-safe
+// (EncodeZone), so callers can encode in parallel and append in order.
+#pragma once
+#include "column.hpp"
+#include "metadata.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace vtx {
+
+class OutputSink {
+public:
+	virtual ~OutputSink() = default;
+	virtual void Write(const uint8_t *data, size_t n) = 0;
+};
+
+struct WriterOptions {
+	uint64_t zone_rows = 122880;
+	Codec codec = Codec::ZSTD;
+	int level = 1;
+};
+
+struct EncodedChunk {
+	std::vector<uint8_t> bytes; //! as stored
+	uint64_t raw_size = 0;
+	Codec codec = Codec::NONE;
+	uint8_t encoding = 0;
+	uint32_t crc = 0;
+	ZoneStats stats;
+};
+
+struct EncodedZone {
+	uint64_t rows = 0;
+	std::vector<EncodedChunk> chunks;
+};
+
+EncodedZone EncodeZone(const std::vector<ColumnInput> &columns, const WriterOptions &options);
+
+class FileWriter {
+public:
+	FileWriter(std::vector<Field> fields, OutputSink &sink, std::string created_by);
+
+	void AppendZone(EncodedZone &&zone);
+	//! Writes footer and trailer; returns the bytes written in total.
+	uint64_t Finish();
+	uint64_t RowsWritten() const {
+		return rows;
+	}
+
+private:
+	OutputSink &sink;
+	FileMetadata meta;
+	uint64_t position = 0;
+	uint64_t rows = 0;
+};
+
+} // namespace vtx

@@ -1,0 +1,68 @@
+import { DuckDBConnection, version as duckdbVersion } from '@duckdb/node-api';
+import { loadAddon } from './native';
+import { compileRules, type PushdownFlag, type PushdownFlags, type PushdownRule } from './rules';
+import { checkDuckDBVersion } from './version';
+
+export interface RegisterOptions {
+  /** Switches for this connection (each a `SET vortex_pushdown_*`); absent flags keep their current value. */
+  pushdown?: PushdownFlags;
+  /**
+   * Narrows the allow-list for the whole database. Takes effect on the database's first
+   * registration only; rules outside `pushdownRules` are rejected.
+   */
+  rules?: readonly PushdownRule[];
+}
+
+export interface RegisterResult {
+  /** False when the database already had the extension (this call changed no registration). */
+  registered: boolean;
+}
+
+const SETTING_OF: Record<'enabled' | PushdownFlag, string> = {
+  enabled: 'vortex_pushdown',
+  count: 'vortex_pushdown_count',
+  sum: 'vortex_pushdown_sum',
+  avg: 'vortex_pushdown_avg',
+  min: 'vortex_pushdown_min',
+  max: 'vortex_pushdown_max',
+};
+
+/** All pushdown settings, as DuckDB knows them. */
+export const pushdownSettings: readonly string[] = Object.values(SETTING_OF);
+
+function handleOf(conn: unknown): unknown {
+  if (!(conn instanceof DuckDBConnection)) {
+    const what = conn === null ? 'null' : typeof conn === 'object' ? (conn.constructor?.name ?? 'object') : typeof conn;
+    throw new TypeError(
+      `duckdb-vortex: expected a DuckDBConnection from @duckdb/node-api, got ${what}` +
+        (conn && typeof conn === 'object' && 'connection' in conn ? ' (is a second copy of @duckdb/node-api installed?)' : ''),
+    );
+  }
+  // The native handle is TS-private in @duckdb/node-api; the addon needs it to reach DuckDB.
+  return (conn as unknown as { connection: unknown }).connection;
+}
+
+/**
+ * Registers vortex_scan, COPY ... (FORMAT vortex), the pushdown optimizer and its settings in
+ * the database behind `conn`. Idempotent per database: later calls, from this or any other
+ * connection of the same database, register nothing again.
+ */
+export async function registerVortex(conn: DuckDBConnection, options: RegisterOptions = {}): Promise<RegisterResult> {
+  const handle = handleOf(conn);
+  const addon = loadAddon();
+  checkDuckDBVersion(duckdbVersion(), addon.duckdbVersion);
+  const registered = addon.attach(handle, compileRules(options.rules));
+  if (options.pushdown) await setPushdown(conn, options.pushdown);
+  return { registered };
+}
+
+/** Switches pushdown for this connection (or, with `global`, for every connection). */
+export async function setPushdown(conn: DuckDBConnection, flags: PushdownFlags, opts: { global?: boolean } = {}): Promise<void> {
+  handleOf(conn);
+  for (const [flag, value] of Object.entries(flags)) {
+    const setting = SETTING_OF[flag as keyof typeof SETTING_OF];
+    if (!setting) throw new Error(`duckdb-vortex: unknown pushdown flag "${flag}" (expected one of ${Object.keys(SETTING_OF).join(', ')})`);
+    if (typeof value !== 'boolean') throw new TypeError(`duckdb-vortex: pushdown flag "${flag}" must be a boolean`);
+    await conn.run(`SET ${opts.global ? 'GLOBAL ' : ''}${setting} = ${value}`);
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * THE pushdown policy: which aggregates the Vortex reader may answer on DuckDB's behalf,
+ * and how its results are rewritten so that DuckDB returns exactly what it would have
+ * computed itself. An allow-list: anything absent is not pushed.
+ *
+ * Keys are what DuckDB actually binds (its optimizers may substitute `count_star` for
+ * `count(x)` and `sum_no_overflow` for `sum`) and the stored column type. The native side
+ * receives this table compiled by `compileRules` and enforces it, refusing float min/max
+ * on its own as well.
+ */
+
+/** Aggregate names as DuckDB binds them. */
+export type AggregateName = 'count_star' | 'count' | 'sum' | 'sum_no_overflow' | 'avg' | 'min' | 'max';
+
+/** The per-function switches, each a DuckDB setting `vortex_pushdown_<flag>`. */
+export type PushdownFlag = 'count' | 'sum' | 'avg' | 'min' | 'max';
+
+/** Master switch plus one switch per aggregate family; absent means enabled. */
+export type PushdownFlags = Partial<Record<'enabled' | PushdownFlag, boolean>>;
+
+/** How the native kernels are asked to compute, and how their Vortex-semantics result is rewritten. */
+export interface PushdownRule {
+  fn: AggregateName;
+  /** Stored column type as DuckDB names it; `*` for count_star. DECIMAL is split by width. */
+  type: string;
+  flag: PushdownFlag;
+  /** Vortex kernel answering it. */
+  kernel: 'count_rows' | 'count' | 'sum' | 'mean' | 'min' | 'max';
+  /** Kernel option: DuckDB counts and sums NaN like any value, so never skip them. */
+  skipNans: false;
+  /** Result over no values (empty or all-NULL): Vortex gives 0 (sum) or NaN (mean); DuckDB NULL. */
+  onEmpty: 'null' | 'zero';
+  /** Why this is exact, for people reading the policy. */
+  why: string;
+}
+
+export const INTEGER_TYPES = ['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'UTINYINT', 'USMALLINT', 'UINTEGER', 'UBIGINT'] as const;
+export const WIDE_INTEGER_TYPES = ['HUGEINT', 'UHUGEINT'] as const;
+export const DECIMAL_NARROW = 'DECIMAL(<=18)';
+export const DECIMAL_WIDE = 'DECIMAL(>18)';
+export const FLOAT_TYPES = ['FLOAT', 'DOUBLE'] as const;
+export const STRING_TYPES = ['VARCHAR', 'BLOB'] as const;
+export const TEMPORAL_TYPES = ['DATE', 'TIME', 'TIMESTAMP', 'TIMESTAMP_S', 'TIMESTAMP_MS', 'TIMESTAMP_NS', 'TIMESTAMP WITH TIME ZONE'] as const;
+export const OTHER_TYPES = ['UUID', 'INTERVAL', 'TIME WITH TIME ZONE'] as const;
+
+/** Every type a .vtx file stores, by the name rules use. */
+export const STORED_TYPES: readonly string[] = [
+  'BOOLEAN', ...INTEGER_TYPES, ...WIDE_INTEGER_TYPES, DECIMAL_NARROW, DECIMAL_WIDE, ...FLOAT_TYPES,
+  ...STRING_TYPES, ...TEMPORAL_TYPES, ...OTHER_TYPES,
+];
+
+const SUMMABLE = ['BOOLEAN', ...INTEGER_TYPES, DECIMAL_NARROW, ...FLOAT_TYPES];
+const AVERAGEABLE = [...INTEGER_TYPES, DECIMAL_NARROW, ...FLOAT_TYPES];
+const ORDERED = ['BOOLEAN', ...INTEGER_TYPES, ...WIDE_INTEGER_TYPES, DECIMAL_NARROW, DECIMAL_WIDE, ...STRING_TYPES, ...TEMPORAL_TYPES];
+
+function rules(fns: AggregateName[], types: readonly string[], rest: Omit<PushdownRule, 'fn' | 'type'>): PushdownRule[] {
+  return fns.flatMap((fn) => types.map((type) => ({ fn, type, ...rest })));
+}
+
+/** The allow-list. */
+export const pushdownRules: readonly PushdownRule[] = Object.freeze([
+  ...rules(['count_star'], ['*'], {
+    flag: 'count', kernel: 'count_rows', skipNans: false, onEmpty: 'zero',
+    why: 'row count is exact zone metadata',
+  }),
+  ...rules(['count'], STORED_TYPES, {
+    flag: 'count', kernel: 'count', skipNans: false, onEmpty: 'zero',
+    why: 'non-null count per zone; NaN is a value to DuckDB, so NaN is counted',
+  }),
+  ...rules(['sum', 'sum_no_overflow'], SUMMABLE, {
+    flag: 'sum', kernel: 'sum', skipNans: false, onEmpty: 'null',
+    why: 'exact int128 zone sums (no overflow below 2^63 rows); floats: NaN if any NaN or both infinities, else finite sum plus infinities; all-NULL is NULL, not 0',
+  }),
+  ...rules(['avg'], AVERAGEABLE, {
+    flag: 'avg', kernel: 'mean', skipNans: false, onEmpty: 'null',
+    why: "sum and count from zone statistics, finalized as DuckDB's avg does per bound type; all-NULL is NULL, not NaN",
+  }),
+  ...rules(['min'], ORDERED, {
+    flag: 'min', kernel: 'min', skipNans: false, onEmpty: 'null',
+    why: 'exact per-zone min (strings: binary order, decoded where the statistic was truncated); never floats',
+  }),
+  ...rules(['max'], ORDERED, {
+    flag: 'max', kernel: 'max', skipNans: false, onEmpty: 'null',
+    why: 'exact per-zone max (strings: binary order, decoded where the statistic was truncated); never floats',
+  }),
+]);
+
+export interface PushdownDecision {
+  push: boolean;
+  reason: string;
+  rule?: PushdownRule;
+  /** How the reader's result is rewritten into DuckDB's when pushed. */
+  rewrite?: { onEmpty: 'null' | 'zero'; skipNans: boolean };
+}
+
+/** Maps a DuckDB type string (e.g. `DECIMAL(10,2)`, `INTEGER`) to the key rules use. */
+export function typeKey(duckdbType: string): string {
+  const t = duckdbType.trim().toUpperCase();
+  const dec = /^(?:DECIMAL|NUMERIC)\s*\(\s*(\d+)\s*(?:,\s*\d+\s*)?\)$/.exec(t);
+  if (dec) return Number(dec[1]) <= 18 ? DECIMAL_NARROW : DECIMAL_WIDE;
+  if (t === 'DECIMAL' || t === 'NUMERIC') return DECIMAL_NARROW; // DuckDB's default DECIMAL(18,3)
+  const aliases: Record<string, string> = {
+    BOOL: 'BOOLEAN', INT1: 'TINYINT', INT2: 'SMALLINT', INT4: 'INTEGER', INT: 'INTEGER', INT8: 'BIGINT', LONG: 'BIGINT',
+    INT128: 'HUGEINT', FLOAT4: 'FLOAT', REAL: 'FLOAT', FLOAT8: 'DOUBLE', STRING: 'VARCHAR', TEXT: 'VARCHAR',
+    BYTEA: 'BLOB', TIMESTAMPTZ: 'TIMESTAMP WITH TIME ZONE', DATETIME: 'TIMESTAMP', TIMETZ: 'TIME WITH TIME ZONE',
+  };
+  return aliases[t] ?? t;
+}
+
+const FLAG_OF: Record<AggregateName, PushdownFlag> = {
+  count_star: 'count', count: 'count', sum: 'sum', sum_no_overflow: 'sum', avg: 'avg', min: 'min', max: 'max',
+};
+
+/** Decides whether `fn(column of duckdbType)` may be answered by the reader under `flags`. */
+export function decidePushdown(fn: string, duckdbType: string, flags: PushdownFlags = {}): PushdownDecision {
+  const name = fn.toLowerCase() as AggregateName;
+  const key = name === 'count_star' ? '*' : typeKey(duckdbType);
+  if ((name === 'min' || name === 'max') && (FLOAT_TYPES as readonly string[]).includes(key)) {
+    return { push: false, reason: `${name} over ${key} is never pushed: DuckDB orders NaN above every number and zone statistics exclude NaN` };
+  }
+  const rule = pushdownRules.find((r) => r.fn === name && r.type === key);
+  if (!rule) return { push: false, reason: `${fn}(${key}) is not on the allow-list` };
+  if (flags.enabled === false) return { push: false, reason: 'vortex_pushdown is off', rule };
+  if (flags[FLAG_OF[name]] === false) return { push: false, reason: `vortex_pushdown_${FLAG_OF[name]} is off`, rule };
+  return { push: true, reason: rule.why, rule, rewrite: { onEmpty: rule.onEmpty, skipNans: rule.skipNans } };
+}
+
+/** The compact table handed to the native side. */
+export interface CompiledRule {
+  fn: string;
+  type: string;
+  setting: string;
+  skipNans: boolean;
+  emptyIsNull: boolean;
+}
+
+/**
+ * Compiles rules for the native side. A custom list may only narrow the allow-list: a rule
+ * that is not in `pushdownRules` is rejected, never passed on.
+ */
+export function compileRules(selected: readonly PushdownRule[] = pushdownRules): CompiledRule[] {
+  return selected.map((r) => {
+    const allowed = pushdownRules.find((a) => a.fn === r.fn && a.type === r.type);
+    if (!allowed) throw new Error(`duckdb-vortex: rule ${r.fn}(${r.type}) is not on the allow-list and cannot be enabled`);
+    return {
+      fn: allowed.fn,
+      type: allowed.type,
+      setting: `vortex_pushdown_${allowed.flag}`,
+      skipNans: allowed.skipNans,
+      emptyIsNull: allowed.onEmpty === 'null',
+    };
+  });
+}

@@ -1,0 +1,63 @@
+import { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+import { registerVortex } from '../src/index';
+
+/** A fresh in-memory database with the extension registered. */
+export async function openDb(): Promise<{ instance: DuckDBInstance; conn: DuckDBConnection }> {
+  const instance = await DuckDBInstance.create(':memory:');
+  const conn = await instance.connect();
+  await registerVortex(conn);
+  return { instance, conn };
+}
+
+/** A temporary directory removed when the test file ends. */
+export function tempDir(prefix = 'vtx-test-'): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+export function sqlString(s: string): string {
+  return `'${s.replace(/'/g, "''")}'`;
+}
+
+/** Rows as plain JS values; bigints and special doubles made comparable. */
+export async function rows(conn: DuckDBConnection, sql: string): Promise<unknown[][]> {
+  const r = await conn.runAndReadAll(sql);
+  return r.getRowsJS() as unknown[][];
+}
+
+export async function scalar(conn: DuckDBConnection, sql: string): Promise<unknown> {
+  return (await rows(conn, sql))[0]?.[0];
+}
+
+export async function explain(conn: DuckDBConnection, sql: string): Promise<string> {
+  const r = await rows(conn, `EXPLAIN ${sql}`);
+  return r.map((row) => String(row[1])).join('\n');
+}
+
+export async function isPushed(conn: DuckDBConnection, sql: string): Promise<boolean> {
+  const plan = await explain(conn, sql);
+  const pushed = plan.includes('Pushed Aggregates');
+  if (pushed && /AGGREGATE/.test(plan.replace('Pushed Aggregates', ''))) {
+    throw new Error(`plan shows both pushed aggregates and an aggregate operator:\n${plan}`);
+  }
+  return pushed;
+}
+
+/** Stable text form of a value for comparisons: distinguishes NaN, ±inf, -0.0, NULL and types. */
+export function show(v: unknown): string {
+  if (v === null || v === undefined) return 'NULL';
+  if (typeof v === 'number') {
+    if (Number.isNaN(v)) return 'NaN';
+    if (Object.is(v, -0)) return '-0';
+    return String(v);
+  }
+  if (typeof v === 'bigint') return `${v}n`;
+  if (v instanceof Uint8Array) return `blob:${Buffer.from(v).toString('hex')}`;
+  if (typeof v === 'object') return JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? `${x}n` : x));
+  return JSON.stringify(v);
+}
