@@ -175,7 +175,13 @@ unique_ptr<PreparedBatchData> CopyPrepareBatch(ClientContext &, FunctionData &bi
                                                unique_ptr<ColumnDataCollection> collection) {
 	auto &bind = bind_p.Cast<CopyBindData>();
 	auto result = make_uniq<PreparedZones>();
-	ZoneAccumulator acc(CopyLocalState::Types(bind), bind.options);
+	// DuckDB's batches are only about ROW_GROUP_SIZE rows (whole vectors); split each into
+	// zones of even size near the target instead of leaving a small remainder zone per batch.
+	auto options = bind.options;
+	const uint64_t rows = collection->Count();
+	const uint64_t zones = std::max<uint64_t>(1, (rows + options.zone_rows / 2) / options.zone_rows);
+	options.zone_rows = std::max<uint64_t>(1, (rows + zones - 1) / zones);
+	ZoneAccumulator acc(CopyLocalState::Types(bind), options);
 	for (auto &chunk : collection->Chunks()) {
 		acc.Append(chunk, result->zones);
 	}
