@@ -23,12 +23,24 @@ void ZoneAccumulator::Append(DataChunk &chunk, std::vector<vtx::EncodedZone> &ou
 void ZoneAccumulator::AppendRange(DataChunk &chunk, idx_t start, idx_t count) {
 	for (idx_t c = 0; c < types.size(); c++) {
 		auto &col = columns[c];
+		if (col.valid.capacity() < options.zone_rows) {
+			col.valid.reserve(options.zone_rows);
+			col.fixed.reserve(options.zone_rows * types[c].ByteWidth());
+			col.offsets.reserve(types[c].ByteWidth() ? 0 : options.zone_rows);
+		}
 		UnifiedVectorFormat fmt;
 		chunk.data[c].ToUnifiedFormat(chunk.size(), fmt);
 		col.valid.resize(rows + count);
 		const auto width = types[c].ByteWidth();
 		if (width) {
 			col.fixed.resize((rows + count) * width);
+		}
+		const bool flat = !fmt.sel->IsSet();
+		if (width && flat && fmt.validity.AllValid()) {
+			// The common case: one copy per chunk instead of one per value.
+			std::memset(col.valid.data() + rows, 1, count);
+			std::memcpy(col.fixed.data() + rows * width, fmt.data + start * width, count * width);
+			continue;
 		}
 		for (idx_t i = 0; i < count; i++) {
 			auto idx = fmt.sel->get_index(start + i);
@@ -79,7 +91,11 @@ void ZoneAccumulator::Flush(std::vector<vtx::EncodedZone> &out) {
 	}
 	out.push_back(vtx::EncodeZone(inputs, options));
 	for (auto &col : columns) {
-		col = Column();
+		col.valid.clear();
+		col.fixed.clear();
+		col.offsets.clear();
+		col.bytes.clear();
+		col.any_null = false;
 	}
 	rows = 0;
 }

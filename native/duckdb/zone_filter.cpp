@@ -2,7 +2,9 @@
 
 #include "type_mapping.hpp"
 #include "duckdb/planner/expression/bound_columnref_expression.hpp"
+#include "duckdb/planner/expression/bound_between_expression.hpp"
 #include "duckdb/planner/expression/bound_comparison_expression.hpp"
+#include "duckdb/planner/expression/bound_conjunction_expression.hpp"
 #include "duckdb/planner/expression/bound_constant_expression.hpp"
 #include "duckdb/planner/expression/bound_operator_expression.hpp"
 #include "duckdb/planner/operator/logical_get.hpp"
@@ -50,35 +52,59 @@ bool Orderable(const LogicalType &type) {
 
 } // namespace
 
+namespace {
+
+//! `column op constant` (in either order) as a predicate, if it is one.
+void CollectComparison(const LogicalGet &get, ExpressionType op, const Expression *col, const Expression *con,
+                       ScanBindData &bind) {
+	idx_t field;
+	if (col->GetExpressionClass() == ExpressionClass::BOUND_CONSTANT) {
+		std::swap(col, con);
+		op = FlipComparisonExpression(op);
+	}
+	switch (op) {
+	case ExpressionType::COMPARE_EQUAL:
+	case ExpressionType::COMPARE_LESSTHAN:
+	case ExpressionType::COMPARE_LESSTHANOREQUALTO:
+	case ExpressionType::COMPARE_GREATERTHAN:
+	case ExpressionType::COMPARE_GREATERTHANOREQUALTO:
+		break;
+	default:
+		return;
+	}
+	if (con->GetExpressionClass() != ExpressionClass::BOUND_CONSTANT || !FieldOf(get, *col, bind, field)) {
+		return;
+	}
+	auto &value = con->Cast<BoundConstantExpression>().value;
+	if (value.IsNull() || value.type() != bind.types[field] || !Orderable(value.type())) {
+		return;
+	}
+	bind.predicates.push_back(ZonePredicate {field, op, value});
+}
+
+} // namespace
+
 void CollectZonePredicates(const LogicalGet &get, const Expression &expr, ScanBindData &bind) {
 	idx_t field;
 	switch (expr.GetExpressionClass()) {
 	case ExpressionClass::BOUND_COMPARISON: {
 		auto &cmp = expr.Cast<BoundComparisonExpression>();
-		ExpressionType op = cmp.GetExpressionType();
-		const Expression *col = cmp.left.get(), *con = cmp.right.get();
-		if (col->GetExpressionClass() == ExpressionClass::BOUND_CONSTANT) {
-			std::swap(col, con);
-			op = FlipComparisonExpression(op);
+		CollectComparison(get, cmp.GetExpressionType(), cmp.left.get(), cmp.right.get(), bind);
+		return;
+	}
+	case ExpressionClass::BOUND_BETWEEN: {
+		auto &b = expr.Cast<BoundBetweenExpression>();
+		CollectComparison(get, b.LowerComparisonType(), b.input.get(), b.lower.get(), bind);
+		CollectComparison(get, b.UpperComparisonType(), b.input.get(), b.upper.get(), bind);
+		return;
+	}
+	case ExpressionClass::BOUND_CONJUNCTION: {
+		// Every conjunct of an AND must hold, so each one alone may rule a zone out.
+		if (expr.GetExpressionType() == ExpressionType::CONJUNCTION_AND) {
+			for (auto &child : expr.Cast<BoundConjunctionExpression>().children) {
+				CollectZonePredicates(get, *child, bind);
+			}
 		}
-		switch (op) {
-		case ExpressionType::COMPARE_EQUAL:
-		case ExpressionType::COMPARE_LESSTHAN:
-		case ExpressionType::COMPARE_LESSTHANOREQUALTO:
-		case ExpressionType::COMPARE_GREATERTHAN:
-		case ExpressionType::COMPARE_GREATERTHANOREQUALTO:
-			break;
-		default:
-			return;
-		}
-		if (con->GetExpressionClass() != ExpressionClass::BOUND_CONSTANT || !FieldOf(get, *col, bind, field)) {
-			return;
-		}
-		auto &value = con->Cast<BoundConstantExpression>().value;
-		if (value.IsNull() || value.type() != bind.types[field] || !Orderable(value.type())) {
-			return;
-		}
-		bind.predicates.push_back(ZonePredicate {field, op, value});
 		return;
 	}
 	case ExpressionClass::BOUND_OPERATOR: {

@@ -36,7 +36,7 @@ bool Compress(Codec codec, int level, const std::vector<uint8_t> &in, std::vecto
 	if (codec == Codec::NONE || in.size() < 64 || in.size() > INT_MAX) {
 		return false;
 	}
-	std::vector<uint8_t> buf;
+	thread_local std::vector<uint8_t> buf; // reused: a fresh bound-sized buffer per call page-faults
 	size_t n = 0;
 	if (codec == Codec::ZSTD) {
 		buf.resize(duckdb_zstd::ZSTD_compressBound(in.size()));
@@ -58,8 +58,7 @@ bool Compress(Codec codec, int level, const std::vector<uint8_t> &in, std::vecto
 	if (n > in.size() - in.size() / 8) {
 		return false;
 	}
-	buf.resize(n);
-	out = std::move(buf);
+	out.assign(buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(n));
 	return true;
 }
 

@@ -1,10 +1,10 @@
 #include "encoding.hpp"
 
 #include "bitpack.hpp"
+#include "dictionary_builder.hpp"
 
 #include <cstring>
 #include <string_view>
-#include <unordered_map>
 
 namespace vtx {
 
@@ -26,14 +26,13 @@ enum : uint8_t { ALL_VALID = 0, BITMAP = 1, ALL_NULL = 2 };
 // Dictionaries larger than this are not worth their hash-table cost at write time.
 constexpr uint64_t kMaxDictionary = 1 << 16;
 
-struct Hash128 {
-	size_t operator()(uint128 v) const {
-		return std::hash<uint64_t>()(static_cast<uint64_t>(v) ^ static_cast<uint64_t>(v >> 64) * 0x9E3779B97F4A7C15ull);
-	}
-};
-
-template <class U>
-using ValueMap = std::unordered_map<U, uint32_t, typename std::conditional<sizeof(U) == 16, Hash128, std::hash<U>>::type>;
+// Per-thread scratch space, reused from chunk to chunk: fresh multi-megabyte buffers
+// would cost a page fault per page on every chunk.
+template <class T>
+std::vector<T> &Scratch(int slot) {
+	thread_local std::vector<T> buffers[4];
+	return buffers[slot];
+}
 
 void WriteValidity(const ColumnInput &in, ByteWriter &out, uint64_t &valid_count) {
 	valid_count = 0;
@@ -60,7 +59,7 @@ void WriteValidity(const ColumnInput &in, ByteWriter &out, uint64_t &valid_count
 }
 
 void WritePacked(ByteWriter &out, const std::vector<uint64_t> &values, uint8_t bw) {
-	std::vector<uint64_t> words;
+	auto &words = Scratch<uint64_t>(3);
 	Pack(values.data(), values.size(), bw, words);
 	out.U8(bw);
 	out.Bytes(words.data(), words.size() * 8);
@@ -94,7 +93,8 @@ Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out) {
 	const uint64_t n = in.count;
 	const auto kind = in.type.Kind();
 	// Null rows repeat the previous valid value so they cost nothing in any encoding.
-	std::vector<U> vals(n);
+	auto &vals = Scratch<U>(0);
+	vals.resize(n);
 	U last = 0;
 	bool have = false;
 	for (uint64_t i = 0; i < n; i++) {
@@ -149,26 +149,24 @@ Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out) {
 		best_size = rle_size;
 		best = Encoding::RLE;
 	}
-	ValueMap<U> dict;
-	std::vector<U> dict_values;
 	// A dictionary only pays where values repeat; FOR already wins on narrow ranges.
-	if (n >= 64 && for_bw > 8) {
-		const uint64_t limit = std::min<uint64_t>(kMaxDictionary, n / 4);
-		for (auto v : vals) {
-			auto it = dict.find(v);
-			if (it == dict.end()) {
-				if (dict.size() >= limit) {
-					dict.clear();
-					dict_values.clear();
-					break;
-				}
-				dict.emplace(v, static_cast<uint32_t>(dict_values.size()));
-				dict_values.push_back(v);
+	const uint64_t limit = std::min<uint64_t>(kMaxDictionary, n / 4);
+	DictionaryBuilder<U> dict(n >= 64 && for_bw > 8 ? limit : 0);
+	auto &codes = Scratch<uint64_t>(1);
+	codes.clear();
+	if (n >= 64 && for_bw > 8 && DictionaryLikely<U>(n, [&](uint64_t i) { return vals[i]; }, limit)) {
+		codes.resize(n);
+		uint32_t code;
+		for (uint64_t i = 0; i < n; i++) {
+			if (!dict.Insert(vals[i], code)) {
+				codes.clear();
+				break;
 			}
+			codes[i] = code;
 		}
-		if (!dict_values.empty()) {
-			auto bw = BitWidth(dict_values.size() - 1);
-			uint64_t size = 10 + dict_values.size() * sizeof(U) + PackedWords(n, bw) * 8;
+		if (!codes.empty()) {
+			auto bw = BitWidth(dict.values.size() - 1);
+			uint64_t size = 10 + dict.values.size() * sizeof(U) + PackedWords(n, bw) * 8;
 			if (size < best_size) {
 				best_size = size;
 				best = Encoding::DICTIONARY;
@@ -181,7 +179,8 @@ Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out) {
 		out.Bytes(vals.data(), plain_size);
 		break;
 	case Encoding::FOR_BITPACK: {
-		std::vector<uint64_t> deltas(n);
+		auto &deltas = Scratch<uint64_t>(2);
+		deltas.resize(n);
 		for (uint64_t i = 0; i < n; i++) {
 			deltas[i] = (static_cast<uint64_t>(vals[i]) ^ sign) - omin;
 		}
@@ -203,16 +202,11 @@ Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out) {
 		out.Bytes(ends.data(), ends.size() * 4);
 		break;
 	}
-	case Encoding::DICTIONARY: {
-		out.Var(dict_values.size());
-		out.Bytes(dict_values.data(), dict_values.size() * sizeof(U));
-		std::vector<uint64_t> codes(n);
-		for (uint64_t i = 0; i < n; i++) {
-			codes[i] = dict.find(vals[i])->second;
-		}
-		WritePacked(out, codes, BitWidth(dict_values.size() - 1));
+	case Encoding::DICTIONARY:
+		out.Var(dict.values.size());
+		out.Bytes(dict.values.data(), dict.values.size() * sizeof(U));
+		WritePacked(out, codes, BitWidth(dict.values.size() - 1));
 		break;
-	}
 	default:
 		break;
 	}
@@ -297,7 +291,8 @@ void DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc
 // ---- strings -----------------------------------------------------------------------
 
 void WriteStrings(ByteWriter &out, const std::vector<std::string_view> &values) {
-	std::vector<uint64_t> lens(values.size());
+	auto &lens = Scratch<uint64_t>(2);
+	lens.resize(values.size());
 	uint64_t total = 0, longest = 0;
 	for (size_t i = 0; i < values.size(); i++) {
 		lens[i] = values[i].size();
@@ -306,6 +301,7 @@ void WriteStrings(ByteWriter &out, const std::vector<std::string_view> &values) 
 	}
 	WritePacked(out, lens, BitWidth(longest));
 	out.Var(total);
+	out.data.reserve(out.data.size() + total);
 	for (auto &v : values) {
 		out.Bytes(v.data(), v.size());
 	}
@@ -336,7 +332,8 @@ void ReadStrings(ByteReader &r, uint64_t n, const uint8_t *base, std::vector<Str
 
 Encoding EncodeStrings(const ColumnInput &in, ByteWriter &out) {
 	const uint64_t n = in.count;
-	std::vector<std::string_view> vals(n);
+	auto &vals = Scratch<std::string_view>(0);
+	vals.resize(n);
 	std::string_view last;
 	for (uint64_t i = 0; i < n; i++) {
 		if (in.IsValid(i)) {
@@ -356,32 +353,30 @@ Encoding EncodeStrings(const ColumnInput &in, ByteWriter &out) {
 		}
 		return Encoding::CONSTANT;
 	}
-	std::unordered_map<std::string_view, uint32_t> dict;
-	std::vector<std::string_view> dict_values;
 	const uint64_t limit = std::min<uint64_t>(kMaxDictionary, n / 2);
-	for (auto &v : vals) {
-		if (dict.find(v) == dict.end()) {
-			if (dict.size() >= limit) {
-				dict_values.clear();
+	DictionaryBuilder<std::string_view> dict(limit);
+	auto &codes = Scratch<uint64_t>(1);
+	codes.clear();
+	if (DictionaryLikely<std::string_view>(n, [&](uint64_t i) { return vals[i]; }, limit)) {
+		codes.resize(n);
+		uint32_t code;
+		for (uint64_t i = 0; i < n; i++) {
+			if (!dict.Insert(vals[i], code)) {
+				codes.clear();
 				break;
 			}
-			dict.emplace(v, static_cast<uint32_t>(dict_values.size()));
-			dict_values.push_back(v);
+			codes[i] = code;
 		}
 	}
-	if (dict_values.empty()) {
+	if (codes.empty()) {
 		out.U8(static_cast<uint8_t>(Encoding::PLAIN));
 		WriteStrings(out, vals);
 		return Encoding::PLAIN;
 	}
 	out.U8(static_cast<uint8_t>(Encoding::DICTIONARY));
-	out.Var(dict_values.size());
-	WriteStrings(out, dict_values);
-	std::vector<uint64_t> codes(n);
-	for (uint64_t i = 0; i < n; i++) {
-		codes[i] = dict[vals[i]];
-	}
-	WritePacked(out, codes, BitWidth(dict_values.size() - 1));
+	out.Var(dict.values.size());
+	WriteStrings(out, dict.values);
+	WritePacked(out, codes, BitWidth(dict.values.size() - 1));
 	return Encoding::DICTIONARY;
 }
 
@@ -496,6 +491,14 @@ void DecodeChunk(const ColumnType &type, uint64_t rows, std::vector<uint8_t> &&b
 	}
 	if (!r.AtEnd()) {
 		throw FormatError("segment has " + std::to_string(r.Remaining()) + " unexpected trailing bytes");
+	}
+	if (type.id == TypeId::BOOL) {
+		// Any other byte would be a bool that is neither true nor false once it reaches DuckDB.
+		for (auto b : out.fixed) {
+			if (b > 1) {
+				throw FormatError("boolean column holds a value other than true or false");
+			}
+		}
 	}
 }
 

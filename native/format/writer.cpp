@@ -18,6 +18,7 @@ EncodedZone EncodeZone(const std::vector<ColumnInput> &columns, const WriterOpti
 		}
 		out.stats = ComputeStats(in);
 		ByteWriter body;
+		body.data.reserve(16 + in.count * (in.type.ByteWidth() ? in.type.ByteWidth() : 16) + in.count / 8);
 		out.encoding = static_cast<uint8_t>(EncodeChunk(in, body));
 		out.raw_size = body.Size();
 		if (Compress(options.codec, options.level, body.data, out.bytes)) {
