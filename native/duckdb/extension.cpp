@@ -4,6 +4,7 @@
 #include "settings.hpp"
 #include "vortex_copy.hpp"
 #include "vortex_kernel_function.hpp"
+#include "vortex_metadata_function.hpp"
 #include "vortex_scan.hpp"
 #include "duckdb/function/copy_function.hpp"
 #include "duckdb/main/extension/extension_loader.hpp"
@@ -56,6 +57,7 @@ bool RegisterVortex(DatabaseInstance &db, shared_ptr<RulesTable> rules) {
 		ExtensionLoader loader(*active);
 		loader.RegisterFunction(GetVortexScanFunctions());
 		loader.RegisterFunction(GetVortexKernelFunction());
+		loader.RegisterFunction(GetVortexMetadataFunction());
 		loader.RegisterFunction(GetVortexCopyFunction());
 		auto &config = DBConfig::GetConfig(db);
 		RegisterSettings(config);

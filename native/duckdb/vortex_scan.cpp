@@ -9,7 +9,6 @@
 #include "duckdb/common/multi_file/multi_file_reader.hpp"
 #include "duckdb/execution/partition_info.hpp"
 #include "duckdb/planner/operator/logical_get.hpp"
-#include "utf8proc_wrapper.hpp"
 
 #include <atomic>
 #include <mutex>
@@ -209,16 +208,6 @@ unique_ptr<LocalTableFunctionState> ScanInitLocal(ExecutionContext &context, Tab
 	return std::move(l);
 }
 
-void CheckUtf8(const vtx::DecodedColumn &chunk, const std::string &path, const std::string &column) {
-	for (uint64_t i = 0; i < chunk.count; i++) {
-		auto &s = chunk.strings[i];
-		if (chunk.IsValid(i) && !Utf8Proc::IsValid(s.ptr, s.len)) {
-			throw InvalidInputException("vortex: file \"%s\" is not a valid .vtx file: column \"%s\" holds invalid UTF-8",
-			                            path, column);
-		}
-	}
-}
-
 bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState &g, ScanLocalState &l) {
 	auto idx = g.next.fetch_add(1);
 	if (idx >= g.work.size()) {
@@ -242,9 +231,6 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 			vtx::ReadChunk(*file.source, *file.meta, l.item.zone, id, *chunk);
 		} catch (vtx::FormatError &e) {
 			ThrowFileError(bind.files[l.item.file].path, e);
-		}
-		if (bind.fields[id].type.id == vtx::TypeId::VARCHAR) {
-			CheckUtf8(*chunk, bind.files[l.item.file].path, bind.fields[id].name);
 		}
 		l.columns[c] = std::move(chunk);
 	}

@@ -2,6 +2,7 @@
 
 #include "bitpack.hpp"
 #include "dictionary_builder.hpp"
+#include "utf8.hpp"
 
 #include <cstring>
 #include <string_view>
@@ -307,8 +308,9 @@ void WriteStrings(ByteWriter &out, const std::vector<std::string_view> &values) 
 	}
 }
 
-// Reads n strings whose bytes stay inside `base` (the chunk's own buffer).
-void ReadStrings(ByteReader &r, uint64_t n, const uint8_t *base, std::vector<StringRef> &out) {
+// Reads a string block of n strings pointing into the chunk's own buffer; with `utf8`,
+// refuses a block that is not valid UTF-8 string by string.
+void ReadStrings(ByteReader &r, uint64_t n, bool utf8, std::vector<StringRef> &out) {
 	uint8_t bw;
 	auto words = ReadPacked(r, n, 32, bw);
 	auto total = r.Var();
@@ -316,18 +318,22 @@ void ReadStrings(ByteReader &r, uint64_t n, const uint8_t *base, std::vector<Str
 	out.resize(n);
 	uint64_t pos = 0;
 	bool bad = false;
+	bool split = false;
 	Unpack(words.data(), n, bw, [&](uint64_t i, uint64_t len) {
 		if (len > total - pos) {
 			bad = true;
 			len = 0;
 		}
+		split |= utf8 && !StartsCharacter(bytes + pos, len);
 		out[i] = StringRef {reinterpret_cast<const char *>(bytes + pos), static_cast<uint32_t>(len)};
 		pos += len;
 	});
 	if (bad || pos != total) {
 		throw FormatError("string lengths do not match the string bytes");
 	}
-	(void)base;
+	if (utf8 && (split || !ValidUtf8(bytes, total))) {
+		throw FormatError("a VARCHAR value is not valid UTF-8");
+	}
 }
 
 Encoding EncodeStrings(const ColumnInput &in, ByteWriter &out) {
@@ -380,11 +386,10 @@ Encoding EncodeStrings(const ColumnInput &in, ByteWriter &out) {
 	return Encoding::DICTIONARY;
 }
 
-void DecodeStrings(uint64_t n, ByteReader &r, Encoding enc, DecodedColumn &out) {
-	const uint8_t *base = out.buffer.data();
+void DecodeStrings(uint64_t n, ByteReader &r, Encoding enc, bool utf8, DecodedColumn &out) {
 	switch (enc) {
 	case Encoding::PLAIN:
-		ReadStrings(r, n, base, out.strings);
+		ReadStrings(r, n, utf8, out.strings);
 		break;
 	case Encoding::CONSTANT: {
 		auto len = r.Var();
@@ -392,6 +397,9 @@ void DecodeStrings(uint64_t n, ByteReader &r, Encoding enc, DecodedColumn &out) 
 			throw FormatError("string is too long");
 		}
 		auto p = r.Take(len);
+		if (utf8 && !ValidUtf8(p, len)) {
+			throw FormatError("a VARCHAR value is not valid UTF-8");
+		}
 		out.strings.assign(n, StringRef {reinterpret_cast<const char *>(p), static_cast<uint32_t>(len)});
 		break;
 	}
@@ -401,7 +409,7 @@ void DecodeStrings(uint64_t n, ByteReader &r, Encoding enc, DecodedColumn &out) 
 			throw FormatError("empty dictionary");
 		}
 		std::vector<StringRef> dict;
-		ReadStrings(r, d, base, dict);
+		ReadStrings(r, d, utf8, dict);
 		uint8_t bw;
 		auto words = ReadPacked(r, n, 32, bw);
 		out.strings.resize(n);
@@ -477,7 +485,7 @@ void DecodeChunk(const ColumnType &type, uint64_t rows, std::vector<uint8_t> &&b
 	} else {
 		auto enc = static_cast<Encoding>(r.U8());
 		if (type.IsString()) {
-			DecodeStrings(rows, r, enc, out);
+			DecodeStrings(rows, r, enc, type.id == TypeId::VARCHAR, out);
 		} else {
 			switch (type.ByteWidth()) {
 			case 1: DecodeFixed<uint8_t>(type, rows, r, enc, out); break;

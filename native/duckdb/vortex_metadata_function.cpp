@@ -1,0 +1,139 @@
+#include "vortex_metadata_function.hpp"
+
+#include "../format/encoding.hpp"
+#include "../format/reader.hpp"
+#include "file_io.hpp"
+#include "metadata_cache.hpp"
+#include "type_mapping.hpp"
+
+namespace vortex {
+
+using namespace duckdb;
+
+namespace {
+
+struct MetadataBindData : public TableFunctionData {
+	std::string path;
+	bool verify = true;
+};
+
+unique_ptr<FunctionData> MetadataBind(ClientContext &context, TableFunctionBindInput &input,
+                                      vector<LogicalType> &return_types, vector<string> &names) {
+	auto bind = make_uniq<MetadataBindData>();
+	if (input.inputs[0].IsNull()) {
+		throw BinderException("vortex_metadata: the path must not be NULL");
+	}
+	bind->path = input.inputs[0].ToString();
+	for (auto &kv : input.named_parameters) {
+		if (kv.first == "verify") {
+			bind->verify = BooleanValue::Get(kv.second.DefaultCastAs(LogicalType::BOOLEAN));
+		}
+	}
+	auto add = [&](const char *name, const LogicalType &type) {
+		names.emplace_back(name);
+		return_types.push_back(type);
+	};
+	add("zone", LogicalType::BIGINT);
+	add("first_row", LogicalType::BIGINT);
+	add("rows", LogicalType::BIGINT);
+	add("column_index", LogicalType::INTEGER);
+	add("column_name", LogicalType::VARCHAR);
+	add("column_type", LogicalType::VARCHAR);
+	add("encoding", LogicalType::VARCHAR);
+	add("codec", LogicalType::VARCHAR);
+	add("stored_bytes", LogicalType::UBIGINT);
+	add("raw_bytes", LogicalType::UBIGINT);
+	add("offset", LogicalType::UBIGINT);
+	add("null_count", LogicalType::UBIGINT);
+	add("nan_count", LogicalType::UBIGINT);
+	add("min", LogicalType::VARCHAR);
+	add("max", LogicalType::VARCHAR);
+	add("min_max_exact", LogicalType::BOOLEAN);
+	add("checksum", LogicalType::VARCHAR);
+	return std::move(bind);
+}
+
+struct MetadataState : public GlobalTableFunctionState {
+	unique_ptr<FileSource> source;
+	std::shared_ptr<const vtx::FileMetadata> meta;
+	vector<LogicalType> types; //! DuckDB type of every field
+	size_t zone = 0;
+	size_t column = 0;
+};
+
+unique_ptr<GlobalTableFunctionState> MetadataInit(ClientContext &context, TableFunctionInitInput &input) {
+	auto &bind = input.bind_data->Cast<MetadataBindData>();
+	auto state = make_uniq<MetadataState>();
+	state->source = make_uniq<FileSource>(context, bind.path);
+	state->meta = GetMetadata(*state->source);
+	for (auto &f : state->meta->fields) {
+		state->types.push_back(ToLogicalType(f.type));
+	}
+	return std::move(state);
+}
+
+Value StatValue(const LogicalType &type, const vtx::ZoneStats &stats, bool min) {
+	if (!stats.has_minmax) {
+		return Value(LogicalType::VARCHAR);
+	}
+	return Value(RawToValue(type, min ? stats.min : stats.max).ToString());
+}
+
+//! Reads the segment, which verifies its CRC-32C and decompresses it.
+const char *VerifySegment(FileSource &source, const vtx::ChunkMeta &chunk) {
+	try {
+		vtx::ReadSegment(source, chunk);
+		return "ok";
+	} catch (vtx::FormatError &) {
+		return "mismatch";
+	}
+}
+
+void MetadataScan(ClientContext &, TableFunctionInput &data, DataChunk &output) {
+	auto &bind = data.bind_data->Cast<MetadataBindData>();
+	auto &state = data.global_state->Cast<MetadataState>();
+	auto &meta = *state.meta;
+	idx_t count = 0;
+	while (count < STANDARD_VECTOR_SIZE && state.zone < meta.zones.size()) {
+		auto &zone = meta.zones[state.zone];
+		if (state.column >= meta.fields.size()) {
+			state.zone++;
+			state.column = 0;
+			continue;
+		}
+		auto c = state.column++;
+		auto &field = meta.fields[c];
+		auto &chunk = zone.chunks[c];
+		auto &stats = chunk.stats;
+		idx_t col = 0;
+		output.SetValue(col++, count, Value::BIGINT(NumericCast<int64_t>(state.zone)));
+		output.SetValue(col++, count, Value::BIGINT(NumericCast<int64_t>(zone.first_row)));
+		output.SetValue(col++, count, Value::BIGINT(NumericCast<int64_t>(zone.rows)));
+		output.SetValue(col++, count, Value::INTEGER(NumericCast<int32_t>(c)));
+		output.SetValue(col++, count, Value(field.name));
+		output.SetValue(col++, count, Value(state.types[c].ToString()));
+		output.SetValue(col++, count, Value(vtx::EncodingName(static_cast<vtx::Encoding>(chunk.encoding))));
+		output.SetValue(col++, count, Value(vtx::CodecName(chunk.codec)));
+		output.SetValue(col++, count, Value::UBIGINT(chunk.stored_size));
+		output.SetValue(col++, count, Value::UBIGINT(chunk.raw_size));
+		output.SetValue(col++, count, Value::UBIGINT(chunk.offset));
+		output.SetValue(col++, count, Value::UBIGINT(stats.nulls));
+		output.SetValue(col++, count, Value::UBIGINT(stats.nans));
+		output.SetValue(col++, count, StatValue(state.types[c], stats, true));
+		output.SetValue(col++, count, StatValue(state.types[c], stats, false));
+		output.SetValue(col++, count, stats.has_minmax ? Value::BOOLEAN(stats.minmax_exact) : Value(LogicalType::BOOLEAN));
+		output.SetValue(col++, count, bind.verify ? Value(VerifySegment(*state.source, chunk)) : Value(LogicalType::VARCHAR));
+		count++;
+	}
+	output.SetCardinality(count);
+}
+
+} // namespace
+
+TableFunction GetVortexMetadataFunction() {
+	TableFunction tf("vortex_metadata", {LogicalType::VARCHAR}, MetadataScan, MetadataBind, MetadataInit);
+	tf.named_parameters["verify"] = LogicalType::BOOLEAN;
+	return tf;
+}
+
+} // namespace vortex

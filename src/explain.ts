@@ -1,0 +1,47 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+
+/** The physical plan DuckDB prints for `EXPLAIN <sql>`. */
+export async function explainPlan(conn: DuckDBConnection, sql: string): Promise<string> {
+  const statement = /^\s*explain\b/i.test(sql) ? sql : `EXPLAIN ${sql}`;
+  const reader = await conn.runAndReadAll(statement);
+  return reader.getRows().map((row) => String(row[row.length - 1] ?? '')).join('\n');
+}
+
+const PUSHED_HEADING = 'Pushed Aggregates:';
+
+/** The text inside a box-drawn plan line (`│  sum(x)  │` → `sum(x)`). */
+function boxContent(line: string): string {
+  return line.replace(/^[\s│┌┐└┘├┤┬┴─]*/, '').replace(/[\s│┌┐└┘├┤┬┴─]*$/, '');
+}
+
+/** Which plan lines belong to a `Pushed Aggregates:` entry (the heading and the aggregates below it). */
+export function pushedLines(plan: string): Set<number> {
+  const lines = plan.split('\n');
+  const marked = new Set<number>();
+  lines.forEach((line, i) => {
+    if (!line.includes(PUSHED_HEADING)) return;
+    marked.add(i);
+    const rest = boxContent(line.slice(line.indexOf(PUSHED_HEADING) + PUSHED_HEADING.length));
+    if (rest) return; // the aggregates were printed on the heading's line
+    for (let j = i + 1; j < lines.length && boxContent(lines[j]) !== '' && !/^[\s│]*[└├]/.test(lines[j]); j++) marked.add(j);
+  });
+  return marked;
+}
+
+/** The aggregates the Vortex reader answers in this plan, as DuckDB bound them; empty when none were pushed. */
+export function pushedAggregates(plan: string): string[] {
+  const lines = plan.split('\n');
+  const out: string[] = [];
+  for (const i of [...pushedLines(plan)].sort((a, b) => a - b)) {
+    const text = lines[i].includes(PUSHED_HEADING)
+      ? boxContent(lines[i].slice(lines[i].indexOf(PUSHED_HEADING) + PUSHED_HEADING.length))
+      : boxContent(lines[i]);
+    if (text) out.push(...text.split(/,\s*(?![^()]*\))/).map((s) => s.trim()).filter(Boolean));
+  }
+  return out;
+}
+
+/** Whether DuckDB's plan for `sql` has aggregates answered by the Vortex reader. */
+export async function isPushed(conn: DuckDBConnection, sql: string): Promise<boolean> {
+  return (await explainPlan(conn, sql)).includes(PUSHED_HEADING);
+}
