@@ -1,17 +1,10 @@
 #include "duckdb_semantics.hpp"
 
+#include "type_mapping.hpp"
+
 namespace vortex {
 
 using namespace duckdb;
-
-namespace {
-hugeint_t ToHugeint(vtx::int128 v) {
-	hugeint_t h;
-	h.lower = static_cast<uint64_t>(v);
-	h.upper = static_cast<int64_t>(v >> 64);
-	return h;
-}
-} // namespace
 
 long double HugeintToLongDouble(vtx::int128 v) {
 	auto h = ToHugeint(v);

@@ -93,13 +93,14 @@ T Load(const std::string &raw) {
 	return v;
 }
 
+} // namespace
+
 hugeint_t ToHugeint(vtx::int128 v) {
 	hugeint_t h;
 	h.lower = static_cast<uint64_t>(v);
 	h.upper = static_cast<int64_t>(v >> 64);
 	return h;
 }
-} // namespace
 
 Value RawToValue(const LogicalType &type, const std::string &raw) {
 	switch (type.id()) {

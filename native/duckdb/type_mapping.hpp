@@ -10,5 +10,6 @@ bool ToColumnType(const duckdb::LogicalType &type, vtx::ColumnType &out);
 duckdb::LogicalType ToLogicalType(const vtx::ColumnType &type);
 //! A value of `type` from its raw little-endian bytes (as kept in zone statistics).
 duckdb::Value RawToValue(const duckdb::LogicalType &type, const std::string &raw);
+duckdb::hugeint_t ToHugeint(vtx::int128 v);
 
 } // namespace vortex

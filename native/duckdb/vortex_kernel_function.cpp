@@ -121,13 +121,7 @@ unique_ptr<GlobalTableFunctionState> KernelInit(ClientContext &context, TableFun
 	auto r = vtx::compute::Evaluate(bind.kernel, agg, options);
 	switch (r.kind) {
 	case vtx::compute::Scalar::Kind::NULL_VALUE: state->value = Value(); break;
-	case vtx::compute::Scalar::Kind::INTEGER: {
-		hugeint_t h;
-		h.lower = static_cast<uint64_t>(r.integer);
-		h.upper = static_cast<int64_t>(r.integer >> 64);
-		state->value = Value::HUGEINT(h);
-		break;
-	}
+	case vtx::compute::Scalar::Kind::INTEGER: state->value = Value::HUGEINT(ToHugeint(r.integer)); break;
 	case vtx::compute::Scalar::Kind::FLOAT: state->value = Value::DOUBLE(r.real); break;
 	case vtx::compute::Scalar::Kind::BYTES: state->value = RawToValue(bind.field_type, r.bytes); break;
 	}

@@ -97,4 +97,24 @@ bool DictionaryLikely(uint64_t n, GET &&get, uint64_t limit) {
 	return probe.values.size() <= limit && probe.values.size() * 2 <= sample;
 }
 
+//! Codes for all n values in `codes`, when a sample suggests repetition and the dictionary
+//! stays within its limit; otherwise false with `codes` empty.
+template <class KEY, class GET>
+bool BuildDictionary(uint64_t n, uint64_t limit, GET &&get, DictionaryBuilder<KEY> &dict, std::vector<uint64_t> &codes) {
+	codes.clear();
+	if (!DictionaryLikely<KEY>(n, get, limit)) {
+		return false;
+	}
+	codes.resize(n);
+	uint32_t code;
+	for (uint64_t i = 0; i < n; i++) {
+		if (!dict.Insert(get(i), code)) {
+			codes.clear();
+			return false;
+		}
+		codes[i] = code;
+	}
+	return true;
+}
+
 } // namespace vtx

@@ -1,6 +1,7 @@
 #include "encoding.hpp"
 
 #include "bitpack.hpp"
+#include "domain.hpp"
 #include "dictionary_builder.hpp"
 #include "utf8.hpp"
 
@@ -152,26 +153,16 @@ Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out) {
 	}
 	// A dictionary only pays where values repeat; FOR already wins on narrow ranges.
 	const uint64_t limit = std::min<uint64_t>(kMaxDictionary, n / 4);
-	DictionaryBuilder<U> dict(n >= 64 && for_bw > 8 ? limit : 0);
+	const bool try_dict = n >= 64 && for_bw > 8;
+	DictionaryBuilder<U> dict(try_dict ? limit : 0);
 	auto &codes = Scratch<uint64_t>(1);
 	codes.clear();
-	if (n >= 64 && for_bw > 8 && DictionaryLikely<U>(n, [&](uint64_t i) { return vals[i]; }, limit)) {
-		codes.resize(n);
-		uint32_t code;
-		for (uint64_t i = 0; i < n; i++) {
-			if (!dict.Insert(vals[i], code)) {
-				codes.clear();
-				break;
-			}
-			codes[i] = code;
-		}
-		if (!codes.empty()) {
-			auto bw = BitWidth(dict.values.size() - 1);
-			uint64_t size = 10 + dict.values.size() * sizeof(U) + PackedWords(n, bw) * 8;
-			if (size < best_size) {
-				best_size = size;
-				best = Encoding::DICTIONARY;
-			}
+	if (try_dict && BuildDictionary<U>(n, limit, [&](uint64_t i) { return vals[i]; }, dict, codes)) {
+		auto bw = BitWidth(dict.values.size() - 1);
+		uint64_t size = 10 + dict.values.size() * sizeof(U) + PackedWords(n, bw) * 8;
+		if (size < best_size) {
+			best_size = size;
+			best = Encoding::DICTIONARY;
 		}
 	}
 	out.U8(static_cast<uint8_t>(best));
@@ -362,19 +353,7 @@ Encoding EncodeStrings(const ColumnInput &in, ByteWriter &out) {
 	const uint64_t limit = std::min<uint64_t>(kMaxDictionary, n / 2);
 	DictionaryBuilder<std::string_view> dict(limit);
 	auto &codes = Scratch<uint64_t>(1);
-	codes.clear();
-	if (DictionaryLikely<std::string_view>(n, [&](uint64_t i) { return vals[i]; }, limit)) {
-		codes.resize(n);
-		uint32_t code;
-		for (uint64_t i = 0; i < n; i++) {
-			if (!dict.Insert(vals[i], code)) {
-				codes.clear();
-				break;
-			}
-			codes[i] = code;
-		}
-	}
-	if (codes.empty()) {
+	if (!BuildDictionary<std::string_view>(n, limit, [&](uint64_t i) { return vals[i]; }, dict, codes)) {
 		out.U8(static_cast<uint8_t>(Encoding::PLAIN));
 		WriteStrings(out, vals);
 		return Encoding::PLAIN;
@@ -500,14 +479,8 @@ void DecodeChunk(const ColumnType &type, uint64_t rows, std::vector<uint8_t> &&b
 	if (!r.AtEnd()) {
 		throw FormatError("segment has " + std::to_string(r.Remaining()) + " unexpected trailing bytes");
 	}
-	if (type.id == TypeId::BOOL) {
-		// Any other byte would be a bool that is neither true nor false once it reaches DuckDB.
-		for (auto b : out.fixed) {
-			if (b > 1) {
-				throw FormatError("boolean column holds a value other than true or false");
-			}
-		}
-	}
+	// Every row, NULL rows included (writers store a valid value there): DuckDB may look.
+	CheckDomain(type, out.fixed.data(), type.IsString() ? 0 : rows);
 }
 
 Encoding PeekEncoding(const ColumnType &type, uint64_t rows, const std::vector<uint8_t> &body) {
