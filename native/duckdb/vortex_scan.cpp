@@ -6,6 +6,7 @@
 #include "scan_bind_data.hpp"
 #include "type_mapping.hpp"
 #include "zone_filter.hpp"
+#include "duckdb/common/hive_partitioning.hpp"
 #include "duckdb/common/multi_file/multi_file_reader.hpp"
 #include "duckdb/execution/partition_info.hpp"
 #include "duckdb/planner/operator/logical_get.hpp"
@@ -25,6 +26,7 @@ unique_ptr<FunctionData> ScanBindData::Copy() const {
 	r->fields = fields;
 	r->types = types;
 	r->filename_column = filename_column;
+	r->hive = hive;
 	r->total_rows = total_rows;
 	r->predicates = predicates;
 	return std::move(r);
@@ -65,12 +67,83 @@ void CheckSameSchema(const std::vector<vtx::Field> &expected, const std::string 
 	}
 }
 
+//! The narrowest of BIGINT, DATE, TIMESTAMP that holds every value of a partition key, else VARCHAR.
+LogicalType HiveType(ClientContext &context, const std::string &key, const std::vector<std::string> &values) {
+	for (auto &candidate : {LogicalType::BIGINT, LogicalType::DATE, LogicalType::TIMESTAMP}) {
+		bool fits = true;
+		for (auto &v : values) {
+			if (StringUtil::CIEquals(v, "NULL") || v.empty()) {
+				continue;
+			}
+			Value out;
+			string error;
+			if (!Value(HivePartitioning::Unescape(v)).TryCastAs(context, candidate, out, &error, true)) {
+				fits = false;
+				break;
+			}
+		}
+		if (fits) {
+			return candidate;
+		}
+	}
+	return LogicalType::VARCHAR;
+}
+
+//! Hive partitions when asked for, or by default when every path has the same `key=value` keys.
+void BindHivePartitions(ClientContext &context, optional_ptr<const Value> option, ScanBindData &bind) {
+	if (option && !BooleanValue::Get(option->DefaultCastAs(LogicalType::BOOLEAN))) {
+		return;
+	}
+	std::vector<std::map<string, string>> parsed;
+	for (auto &f : bind.files) {
+		parsed.push_back(HivePartitioning::Parse(f.path));
+	}
+	bool consistent = !parsed.empty() && !parsed[0].empty();
+	for (auto &p : parsed) {
+		consistent = consistent && p.size() == parsed[0].size();
+		for (auto &kv : parsed[0]) {
+			consistent = consistent && p.count(kv.first);
+		}
+	}
+	if (!consistent) {
+		if (option) {
+			throw InvalidInputException("vortex_scan: hive_partitioning needs every path to have the same key=value "
+			                            "directories (first file: \"%s\")", bind.files[0].path);
+		}
+		return;
+	}
+	for (auto &kv : parsed[0]) {
+		for (auto &field : bind.fields) {
+			if (StringUtil::CIEquals(field.name, kv.first)) {
+				throw InvalidInputException("vortex_scan: hive partition \"%s\" has the name of a column of \"%s\"",
+				                            kv.first, bind.files[0].path);
+			}
+		}
+		std::vector<std::string> values;
+		for (auto &p : parsed) {
+			values.push_back(p[kv.first]);
+		}
+		bind.hive.keys.push_back(kv.first);
+		bind.hive.types.push_back(HiveType(context, kv.first, values));
+	}
+	for (auto &p : parsed) {
+		vector<Value> row;
+		for (idx_t k = 0; k < bind.hive.keys.size(); k++) {
+			row.push_back(HivePartitioning::GetValue(context, bind.hive.keys[k], p[bind.hive.keys[k]], bind.hive.types[k]));
+		}
+		bind.hive.values.push_back(std::move(row));
+	}
+}
+
 unique_ptr<FunctionData> ScanBind(ClientContext &context, TableFunctionBindInput &input,
                                   vector<LogicalType> &return_types, vector<string> &names) {
 	auto result = make_uniq<ScanBindData>();
+	optional_ptr<const Value> hive_option;
 	for (auto &kv : input.named_parameters) {
 		if (kv.first == "filename") {
 			result->filename_column = BooleanValue::Get(kv.second.DefaultCastAs(LogicalType::BOOLEAN));
+		} else if (kv.first == "hive_partitioning") {
+			hive_option = &kv.second;
 		}
 	}
 	auto reader = MultiFileReader::CreateDefault("vortex_scan");
@@ -92,6 +165,11 @@ unique_ptr<FunctionData> ScanBind(ClientContext &context, TableFunctionBindInput
 		result->types.push_back(ToLogicalType(field.type));
 		return_types.push_back(result->types.back());
 		names.push_back(field.name);
+	}
+	BindHivePartitions(context, hive_option, *result);
+	for (idx_t k = 0; k < result->hive.keys.size(); k++) {
+		return_types.push_back(result->hive.types[k]);
+		names.push_back(result->hive.keys[k]);
 	}
 	if (result->filename_column) {
 		return_types.push_back(LogicalType::VARCHAR);
@@ -199,7 +277,8 @@ unique_ptr<LocalTableFunctionState> ScanInitLocal(ExecutionContext &context, Tab
 	if (!g.projection_ids.empty() && g.projection_ids.size() < g.column_ids.size()) {
 		vector<LogicalType> types;
 		for (auto id : g.column_ids) {
-			types.push_back(id < bind.fields.size() ? bind.types[id]
+			types.push_back(id < bind.fields.size()                                 ? bind.types[id]
+			                : bind.IsHiveColumn(id)                                  ? bind.hive.types[id - bind.fields.size()]
 			                : id == bind.FilenameIndex() && bind.filename_column ? LogicalType::VARCHAR
 			                                                                     : LogicalType::BIGINT);
 		}
@@ -290,6 +369,8 @@ void ScanFunction(ClientContext &context, TableFunctionInput &data, DataChunk &o
 		auto &vec = target.data[c];
 		if (id < bind.fields.size()) {
 			EmitColumn(*l.columns[c], l.columns[c], l.offset, count, bind.fields[id].type.ByteWidth(), vec);
+		} else if (bind.IsHiveColumn(id)) {
+			vec.Reference(bind.hive.values[l.item.file][id - bind.fields.size()]);
 		} else if (bind.filename_column && id == bind.FilenameIndex()) {
 			vec.Reference(Value(bind.files[l.item.file].path));
 		} else if (id == COLUMN_IDENTIFIER_ROW_ID && vec.GetType() == LogicalType::BIGINT) {
@@ -436,6 +517,7 @@ InsertionOrderPreservingMap<string> ScanDynamicToString(TableFunctionDynamicToSt
 TableFunction GetVortexScanFunction() {
 	TableFunction tf("vortex_scan", {LogicalType::VARCHAR}, ScanFunction, ScanBind, ScanInitGlobal, ScanInitLocal);
 	tf.named_parameters["filename"] = LogicalType::BOOLEAN;
+	tf.named_parameters["hive_partitioning"] = LogicalType::BOOLEAN;
 	tf.projection_pushdown = true;
 	tf.filter_pushdown = false;
 	tf.filter_prune = true;
