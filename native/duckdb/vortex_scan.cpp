@@ -1,5 +1,6 @@
 #include "vortex_scan.hpp"
 
+#include "../compute/aggregate_state.hpp"
 #include "../format/reader.hpp"
 #include "file_io.hpp"
 #include "metadata_cache.hpp"
@@ -437,8 +438,10 @@ unique_ptr<BaseStatistics> ScanStatistics(ClientContext &, const FunctionData *b
 		return nullptr;
 	}
 	auto &type = bind.types[column_index];
+	auto &ctype = bind.fields[column_index].type;
 	bool have = false, has_null = false, has_value = false;
-	Value lo, hi;
+	// Compared as raw bytes: a Value per zone would cost more than the rest of planning.
+	std::string lo_raw, hi_raw;
 	for (auto &f : bind.files) {
 		for (auto &z : f.meta->zones) {
 			auto &s = z.chunks[column_index].stats;
@@ -450,12 +453,11 @@ unique_ptr<BaseStatistics> ScanStatistics(ClientContext &, const FunctionData *b
 			if (!s.has_minmax) {
 				return nullptr;
 			}
-			auto zlo = RawToValue(type, s.min), zhi = RawToValue(type, s.max);
-			if (!have || zlo < lo) {
-				lo = zlo;
+			if (!have || vtx::compute::CompareValues(ctype, s.min, lo_raw) < 0) {
+				lo_raw = s.min;
 			}
-			if (!have || zhi > hi) {
-				hi = zhi;
+			if (!have || vtx::compute::CompareValues(ctype, s.max, hi_raw) > 0) {
+				hi_raw = s.max;
 			}
 			have = true;
 		}
@@ -463,6 +465,7 @@ unique_ptr<BaseStatistics> ScanStatistics(ClientContext &, const FunctionData *b
 	if (!have) {
 		return nullptr;
 	}
+	auto lo = RawToValue(type, lo_raw), hi = RawToValue(type, hi_raw);
 	auto stats = NumericStats::CreateEmpty(type);
 	NumericStats::SetMin(stats, lo);
 	NumericStats::SetMax(stats, hi);
