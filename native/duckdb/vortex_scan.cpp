@@ -13,7 +13,6 @@
 #include "duckdb/planner/operator/logical_get.hpp"
 
 #include <atomic>
-#include <mutex>
 
 namespace vortex {
 
@@ -187,12 +186,6 @@ struct WorkItem {
 	idx_t batch; //! position among all zones of all files: the scan's order
 };
 
-struct OpenFile {
-	std::mutex lock;
-	unique_ptr<FileSource> source;
-	std::shared_ptr<const vtx::FileMetadata> meta;
-};
-
 struct ScanGlobalState : public GlobalTableFunctionState {
 	vector<column_t> column_ids;
 	vector<idx_t> projection_ids;
@@ -200,7 +193,8 @@ struct ScanGlobalState : public GlobalTableFunctionState {
 	std::atomic<idx_t> next {0};
 	std::atomic<idx_t> done {0};
 	idx_t total_zones = 0;
-	std::vector<unique_ptr<OpenFile>> files;
+	//! Footers as validated when the query started (a prepared statement may run long after binding).
+	std::vector<std::shared_ptr<const vtx::FileMetadata>> metas;
 	idx_t max_threads = 1;
 
 	idx_t MaxThreads() const override {
@@ -219,6 +213,8 @@ public:
 
 struct ScanLocalState : public LocalTableFunctionState {
 	bool active = false;
+	unique_ptr<FileSource> source;
+	idx_t source_file = 0;
 	WorkItem item {0, 0, 0};
 	idx_t rows = 0;
 	idx_t offset = 0;
@@ -227,20 +223,6 @@ struct ScanLocalState : public LocalTableFunctionState {
 	DataChunk scan_chunk; //! all scanned columns, when filter columns are projected out
 };
 
-OpenFile &GetOpenFile(ClientContext &context, ScanGlobalState &g, const ScanBindData &bind, idx_t idx) {
-	auto &f = *g.files[idx];
-	std::lock_guard<std::mutex> guard(f.lock);
-	if (!f.source) {
-		auto &path = bind.files[idx].path;
-		f.source = make_uniq<FileSource>(context, path);
-		f.meta = GetMetadata(*f.source);
-		if (f.meta.get() != bind.files[idx].meta.get()) {
-			CheckSameSchema(bind.fields, bind.files[0].path, *f.meta, path);
-		}
-	}
-	return f;
-}
-
 unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, TableFunctionInitInput &input) {
 	auto &bind = input.bind_data->Cast<ScanBindData>();
 	auto g = make_uniq<ScanGlobalState>();
@@ -248,11 +230,15 @@ unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, Tabl
 	g->projection_ids = input.projection_ids;
 	idx_t batch = 0;
 	for (idx_t f = 0; f < bind.files.size(); f++) {
-		g->files.push_back(make_uniq<OpenFile>());
-		// Re-validated here: a prepared statement may run long after it was bound.
-		auto &file = GetOpenFile(context, *g, bind, f);
-		for (idx_t z = 0; z < file.meta->zones.size(); z++, batch++) {
-			auto &zone = file.meta->zones[z];
+		auto &path = bind.files[f].path;
+		FileSource source(context, path);
+		auto meta = GetMetadata(source);
+		if (meta.get() != bind.files[f].meta.get()) {
+			CheckSameSchema(bind.fields, bind.files[0].path, *meta, path);
+		}
+		g->metas.push_back(meta);
+		for (idx_t z = 0; z < meta->zones.size(); z++, batch++) {
+			auto &zone = meta->zones[z];
 			bool excluded = zone.rows == 0;
 			for (auto &p : bind.predicates) {
 				if (excluded) {
@@ -295,8 +281,13 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 		return false;
 	}
 	l.item = g.work[idx];
-	auto &file = GetOpenFile(context, g, bind, l.item.file);
-	auto &zone = file.meta->zones[l.item.zone];
+	// One open file per thread at a time, however many files the scan covers.
+	if (!l.source || l.source_file != l.item.file) {
+		l.source = make_uniq<FileSource>(context, bind.files[l.item.file].path);
+		l.source_file = l.item.file;
+	}
+	auto &meta = *g.metas[l.item.file];
+	auto &zone = meta.zones[l.item.zone];
 	l.rows = zone.rows;
 	l.first_row = zone.first_row;
 	l.offset = 0;
@@ -308,7 +299,7 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 		}
 		auto chunk = std::make_shared<vtx::DecodedColumn>();
 		try {
-			vtx::ReadChunk(*file.source, *file.meta, l.item.zone, id, *chunk);
+			vtx::ReadChunk(*l.source, meta, l.item.zone, id, *chunk);
 		} catch (vtx::FormatError &e) {
 			ThrowFileError(bind.files[l.item.file].path, e);
 		}
