@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { openDb, rows, scalar, show, sqlString, tempDir } from './helpers';
 
@@ -83,6 +84,20 @@ describe('round trip through .vtx', () => {
     }
     const names = await rows(conn, `SELECT DISTINCT filename FROM vortex_scan(${sqlString(`${dir}/part-*.vtx`)}, filename := true) ORDER BY 1`);
     expect(names.map((r) => String(r[0]).split('/').pop())).toEqual(['part-0.vtx', 'part-1.vtx', 'part-2.vtx']);
+  });
+
+  it('reads hundreds of files in one scan', async () => {
+    const { conn } = await openDb();
+    const many = `${dir}/many`;
+    mkdirSync(many);
+    for (let k = 0; k < 300; k++) {
+      await conn.run(`COPY (SELECT ${k} * 10 + i AS x FROM range(10) r(i)) TO ${sqlString(`${many}/f${k}.vtx`)} (FORMAT vortex)`);
+    }
+    const scan = `vortex_scan(${sqlString(`${many}/*.vtx`)})`;
+    await conn.run('SET vortex_pushdown = false');
+    expect(await rows(conn, `SELECT count(*), count(DISTINCT x), min(x), max(x) FROM ${scan}`)).toEqual([[3000n, 3000n, 0n, 2999n]]);
+    await conn.run('SET vortex_pushdown = true');
+    expect(await rows(conn, `SELECT count(*), sum(x), min(x), max(x) FROM ${scan}`)).toEqual([[3000n, 4498500n, 0n, 2999n]]);
   });
 
   it('handles an empty result and an all-NULL column', async () => {
