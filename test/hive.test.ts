@@ -44,4 +44,12 @@ describe('hive partitioning, as for Parquet', () => {
     expect(await isPushed(conn, `SELECT max(year) FROM vortex_scan(${sqlString(glob)})`)).toBe(false);
     expect(await rows(conn, `SELECT max(year), min(region) FROM vortex_scan(${sqlString(glob)})`)).toEqual([[2024n, 'eu']]);
   });
+
+  it('round-trips COPY ... PARTITION_BY', async () => {
+    const out = `${dir}/partitioned`;
+    await conn.run(`COPY (SELECT i % 3 AS k, i AS x FROM range(1000) r(i)) TO ${sqlString(out)} (FORMAT vortex, PARTITION_BY (k))`);
+    const scan = `vortex_scan(${sqlString(`${out}/*/*.vtx`)})`;
+    expect(await rows(conn, `SELECT k, count(*), sum(x) FROM ${scan} GROUP BY k ORDER BY k`))
+      .toEqual([[0n, 334n, 166833n], [1n, 333n, 166167n], [2n, 333n, 166500n]]);
+  });
 });
