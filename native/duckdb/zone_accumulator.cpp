@@ -4,8 +4,39 @@ namespace vortex {
 
 using namespace duckdb;
 
+namespace {
+// Column buffers outlive an accumulator on the thread that used it: COPY creates one per
+// batch, and fresh zone-sized buffers would cost a page fault per page every time.
+template <class COLUMN>
+std::vector<COLUMN> &Pool() {
+	thread_local std::vector<COLUMN> pool;
+	return pool;
+}
+} // namespace
+
 ZoneAccumulator::ZoneAccumulator(std::vector<vtx::ColumnType> types_p, vtx::WriterOptions options_p)
-    : types(std::move(types_p)), options(options_p), columns(types.size()) {
+    : types(std::move(types_p)), options(options_p) {
+	auto &pool = Pool<Column>();
+	while (columns.size() < types.size()) {
+		if (pool.empty()) {
+			columns.emplace_back();
+		} else {
+			columns.push_back(std::move(pool.back()));
+			pool.pop_back();
+		}
+	}
+}
+
+ZoneAccumulator::~ZoneAccumulator() {
+	auto &pool = Pool<Column>();
+	for (auto &col : columns) {
+		// Bounded: a thread keeps at most 64 columns of at most 16 MiB each.
+		const size_t held = col.valid.capacity() + col.fixed.capacity() + col.offsets.capacity() * 8 + col.bytes.capacity();
+		if (pool.size() < 64 && held <= (size_t(16) << 20)) {
+			col.Clear();
+			pool.push_back(std::move(col));
+		}
+	}
 }
 
 void ZoneAccumulator::Append(DataChunk &chunk, std::vector<vtx::EncodedZone> &out) {
@@ -91,11 +122,7 @@ void ZoneAccumulator::Flush(std::vector<vtx::EncodedZone> &out) {
 	}
 	out.push_back(vtx::EncodeZone(inputs, options));
 	for (auto &col : columns) {
-		col.valid.clear();
-		col.fixed.clear();
-		col.offsets.clear();
-		col.bytes.clear();
-		col.any_null = false;
+		col.Clear();
 	}
 	rows = 0;
 }

@@ -9,6 +9,9 @@ namespace vortex {
 class ZoneAccumulator {
 public:
 	ZoneAccumulator(std::vector<vtx::ColumnType> types, vtx::WriterOptions options);
+	~ZoneAccumulator();
+	ZoneAccumulator(const ZoneAccumulator &) = delete;
+	ZoneAccumulator &operator=(const ZoneAccumulator &) = delete;
 
 	//! Appends a chunk; every zone that fills up is encoded into `out`.
 	void Append(duckdb::DataChunk &chunk, std::vector<vtx::EncodedZone> &out);
@@ -17,6 +20,13 @@ public:
 
 private:
 	struct Column {
+		void Clear() {
+			valid.clear();
+			fixed.clear();
+			offsets.clear();
+			bytes.clear();
+			any_null = false;
+		}
 		std::vector<uint8_t> valid;
 		bool any_null = false;
 		std::vector<uint8_t> fixed;
