@@ -3,6 +3,7 @@
 #include "../format/stats_builder.hpp"
 
 #include <cstring>
+#include <stdexcept>
 
 namespace vtx {
 namespace compute {
@@ -63,8 +64,9 @@ void AggregateState::AddStats(const ZoneStats &s) {
 	nans += s.nans;
 	pos_inf += s.pos_inf;
 	neg_inf += s.neg_inf;
-	if (s.has_int_sum) {
-		int_sum += s.int_sum;
+	if (s.has_int_sum && __builtin_add_overflow(int_sum, s.int_sum, &int_sum)) {
+		// Unreachable with real data (it takes more than 2^63 rows); DuckDB's own words for it.
+		throw std::overflow_error("Overflow in HUGEINT addition");
 	}
 	if (s.has_float_sum) {
 		finite_sum += s.finite_sum;

@@ -1,5 +1,6 @@
 #include "extension.hpp"
 
+#include "atomic_copy.hpp"
 #include "pushdown_optimizer.hpp"
 #include "settings.hpp"
 #include "vortex_copy.hpp"
@@ -63,6 +64,7 @@ bool RegisterVortex(DatabaseInstance &db, shared_ptr<RulesTable> rules) {
 		RegisterSettings(config);
 		config.replacement_scans.emplace_back(ReplacementScan);
 		config.optimizer_extensions.push_back(GetPushdownOptimizer(std::move(rules)));
+		config.optimizer_extensions.push_back(GetAtomicCopyOptimizer());
 		ExtensionInstallInfo info;
 		info.mode = ExtensionInstallMode::STATICALLY_LINKED;
 		info.version = kExtensionVersion;

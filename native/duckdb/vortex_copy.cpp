@@ -75,12 +75,18 @@ void CopyOptions(ClientContext &, CopyOptionsInput &input) {
 	input.options["compression_level"] = CopyOption(LogicalType::BIGINT, CopyOptionMode::WRITE_ONLY);
 }
 
-std::string TemporaryPath(FileSystem &fs, const std::string &target) {
+std::string TemporaryPath(ClientContext &context, const std::string &target) {
 	std::random_device rd;
 	char suffix[32];
 	snprintf(suffix, sizeof(suffix), ".tmp-%08x", rd());
-	(void)fs;
-	return target + suffix;
+	auto temp = target + suffix;
+	// Where DuckDB's access settings (allowed_paths) admit the target but not a file next to
+	// it, write in place as DuckDB's own writers do: the COPY is then allowed or refused exactly
+	// as for Parquet, with DuckDB's error naming the target.
+	if (!DBConfig::GetConfig(context).CanAccessFile(temp, FileType::FILE_TYPE_REGULAR)) {
+		return target;
+	}
+	return temp;
 }
 
 // Writes go to "<target>.tmp-XXXXXXXX" and are renamed over the target only once the
@@ -88,7 +94,7 @@ std::string TemporaryPath(FileSystem &fs, const std::string &target) {
 // old file (or none) in place.
 struct CopyGlobalState : public GlobalFunctionData {
 	CopyGlobalState(ClientContext &context, const CopyBindData &bind, const std::string &target)
-	    : fs(FileSystem::GetFileSystem(context)), target(target), temp(TemporaryPath(fs, target)) {
+	    : fs(FileSystem::GetFileSystem(context)), target(target), temp(TemporaryPath(context, target)) {
 		handle = fs.OpenFile(temp, FileFlags::FILE_FLAGS_WRITE | FileFlags::FILE_FLAGS_FILE_CREATE_NEW);
 		sink = make_uniq<FileSink>(*handle);
 		writer = make_uniq<vtx::FileWriter>(bind.fields, *sink, kCreatedBy);
@@ -163,7 +169,9 @@ void CopyFinalize(ClientContext &, FunctionData &, GlobalFunctionData &gstate) {
 	g.handle->Sync();
 	g.handle->Close();
 	g.handle.reset();
-	g.fs.MoveFile(g.temp, g.target);
+	if (g.temp != g.target) {
+		g.fs.MoveFile(g.temp, g.target);
+	}
 	g.finished = true;
 }
 

@@ -195,6 +195,10 @@ struct ScanGlobalState : public GlobalTableFunctionState {
 	idx_t total_zones = 0;
 	//! Footers as validated when the query started (a prepared statement may run long after binding).
 	std::vector<std::shared_ptr<const vtx::FileMetadata>> metas;
+	//! The handles those footers were read from, kept for scans of few files: every read then
+	//! hits the version the footer describes even if the file is replaced meanwhile. Null for
+	//! scans of many files, whose threads open files one at a time and check the version.
+	std::vector<std::shared_ptr<FileSource>> sources;
 	idx_t max_threads = 1;
 
 	idx_t MaxThreads() const override {
@@ -223,6 +227,25 @@ struct ScanLocalState : public LocalTableFunctionState {
 	DataChunk scan_chunk; //! all scanned columns, when filter columns are projected out
 };
 
+//! Scans of up to this many files keep the handles their footers were read from.
+constexpr idx_t kFilesHeldOpen = 64;
+
+//! A file reopened by path must still be the version whose footer the scan planned with:
+//! an atomic replacement in between would otherwise mix one version's footer with another's data.
+void CheckSameVersion(FileSource &source, const vtx::FileMetadata &meta) {
+	uint8_t trailer[vtx::kTrailerSize];
+	uint32_t len = 0, crc = 0;
+	if (source.Size() == meta.file_size) {
+		source.ReadAt(source.Size() - vtx::kTrailerSize, trailer, vtx::kTrailerSize);
+		std::memcpy(&len, trailer, 4);
+		std::memcpy(&crc, trailer + 4, 4);
+	}
+	if (source.Size() != meta.file_size || len != meta.footer_size || crc != meta.footer_crc) {
+		throw IOException("vortex: file \"%s\" was replaced while the query was reading it; run the query again",
+		                  source.Path());
+	}
+}
+
 unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, TableFunctionInitInput &input) {
 	auto &bind = input.bind_data->Cast<ScanBindData>();
 	auto g = make_uniq<ScanGlobalState>();
@@ -231,12 +254,13 @@ unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, Tabl
 	idx_t batch = 0;
 	for (idx_t f = 0; f < bind.files.size(); f++) {
 		auto &path = bind.files[f].path;
-		FileSource source(context, path);
-		auto meta = GetMetadata(source);
+		auto source = std::make_shared<FileSource>(context, path);
+		auto meta = GetMetadata(*source);
 		if (meta.get() != bind.files[f].meta.get()) {
 			CheckSameSchema(bind.fields, bind.files[0].path, *meta, path);
 		}
 		g->metas.push_back(meta);
+		g->sources.push_back(bind.files.size() <= kFilesHeldOpen ? std::move(source) : nullptr);
 		for (idx_t z = 0; z < meta->zones.size(); z++, batch++) {
 			auto &zone = meta->zones[z];
 			bool excluded = zone.rows == 0;
@@ -281,12 +305,17 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 		return false;
 	}
 	l.item = g.work[idx];
-	// One open file per thread at a time, however many files the scan covers.
-	if (!l.source || l.source_file != l.item.file) {
-		l.source = make_uniq<FileSource>(context, bind.files[l.item.file].path);
-		l.source_file = l.item.file;
-	}
 	auto &meta = *g.metas[l.item.file];
+	FileSource *source = g.sources[l.item.file].get();
+	if (!source) {
+		// One open file per thread at a time, however many files the scan covers.
+		if (!l.source || l.source_file != l.item.file) {
+			l.source = make_uniq<FileSource>(context, bind.files[l.item.file].path);
+			l.source_file = l.item.file;
+			CheckSameVersion(*l.source, meta);
+		}
+		source = l.source.get();
+	}
 	auto &zone = meta.zones[l.item.zone];
 	l.rows = zone.rows;
 	l.first_row = zone.first_row;
@@ -299,7 +328,7 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 		}
 		auto chunk = std::make_shared<vtx::DecodedColumn>();
 		try {
-			vtx::ReadChunk(*l.source, meta, l.item.zone, id, *chunk);
+			vtx::ReadChunk(*source, meta, l.item.zone, id, *chunk);
 		} catch (vtx::FormatError &e) {
 			ThrowFileError(bind.files[l.item.file].path, e);
 		}

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace vtx {
@@ -13,6 +14,31 @@ struct StringRef {
 	const char *ptr;
 	uint32_t len;
 };
+
+//! Leaves elements uninitialised on resize: decoded buffers are always overwritten, and
+//! zeroing them first costs as much as decoding.
+template <class T>
+struct DefaultInit : std::allocator<T> {
+	template <class U>
+	struct rebind {
+		using other = DefaultInit<U>;
+	};
+	DefaultInit() = default;
+	template <class U>
+	DefaultInit(const DefaultInit<U> &) noexcept {
+	}
+	template <class U>
+	void construct(U *p) noexcept {
+		::new (static_cast<void *>(p)) U;
+	}
+	template <class U, class... ARGS>
+	void construct(U *p, ARGS &&...args) {
+		::new (static_cast<void *>(p)) U(std::forward<ARGS>(args)...);
+	}
+};
+
+using ByteBuffer = std::vector<uint8_t, DefaultInit<uint8_t>>;
+using StringRefs = std::vector<StringRef, DefaultInit<StringRef>>;
 
 //! A chunk to be written. Values at null rows are ignored.
 struct ColumnInput {
@@ -33,9 +59,9 @@ struct DecodedColumn {
 	bool all_valid = true;
 	bool all_null = false;
 	std::vector<uint64_t> validity; //! LSB-first bitmap, 1 = valid (DuckDB's layout); empty when all valid
-	std::vector<uint8_t> fixed;     //! count * width
-	std::vector<StringRef> strings;
-	std::vector<uint8_t> buffer;
+	ByteBuffer fixed; //! count * width
+	StringRefs strings;
+	ByteBuffer buffer;
 
 	bool IsValid(uint64_t i) const {
 		return all_valid || ((validity[i >> 6] >> (i & 63)) & 1);

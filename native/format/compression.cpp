@@ -62,6 +62,31 @@ bool Compress(Codec codec, int level, const std::vector<uint8_t> &in, std::vecto
 	return true;
 }
 
+void CheckDecompressedSize(Codec codec, const uint8_t *in, size_t n, size_t raw_size) {
+	switch (codec) {
+	case Codec::NONE:
+		if (n != raw_size) {
+			throw FormatError("segment size does not match its declared size");
+		}
+		return;
+	case Codec::ZSTD: {
+		// Our writer's frames (ZSTD_compress) always record their content size.
+		auto declared = duckdb_zstd::ZSTD_getFrameContentSize(in, n);
+		if (declared != raw_size) {
+			throw FormatError("zstd segment does not declare its size of " + std::to_string(raw_size) + " bytes");
+		}
+		return;
+	}
+	case Codec::LZ4:
+		// An lz4 block expands at most 255-fold (one length byte per 255 bytes of match).
+		if (raw_size > n * 255 + 64) {
+			throw FormatError("lz4 segment cannot decompress to its declared size");
+		}
+		return;
+	}
+	throw FormatError("unknown compression codec " + std::to_string(static_cast<int>(codec)));
+}
+
 void Decompress(Codec codec, const uint8_t *in, size_t n, uint8_t *out, size_t raw_size) {
 	switch (codec) {
 	case Codec::NONE:

@@ -67,14 +67,14 @@ void WritePacked(ByteWriter &out, const std::vector<uint64_t> &values, uint8_t b
 	out.Bytes(words.data(), words.size() * 8);
 }
 
-std::vector<uint64_t> ReadPacked(ByteReader &r, uint64_t n, uint8_t max_bw, uint8_t &bw) {
+std::vector<uint64_t, DefaultInit<uint64_t>> ReadPacked(ByteReader &r, uint64_t n, uint8_t max_bw, uint8_t &bw) {
 	bw = r.U8();
 	if (bw > max_bw) {
 		throw FormatError("bit width " + std::to_string(bw) + " is out of range");
 	}
 	auto nwords = PackedWords(n, bw);
 	auto src = r.Take(nwords * 8);
-	std::vector<uint64_t> words(nwords);
+	std::vector<uint64_t, DefaultInit<uint64_t>> words(nwords);
 	if (nwords) {
 		std::memcpy(words.data(), src, nwords * 8);
 	}
@@ -301,7 +301,7 @@ void WriteStrings(ByteWriter &out, const std::vector<std::string_view> &values) 
 
 // Reads a string block of n strings pointing into the chunk's own buffer; with `utf8`,
 // refuses a block that is not valid UTF-8 string by string.
-void ReadStrings(ByteReader &r, uint64_t n, bool utf8, std::vector<StringRef> &out) {
+void ReadStrings(ByteReader &r, uint64_t n, bool utf8, StringRefs &out) {
 	uint8_t bw;
 	auto words = ReadPacked(r, n, 32, bw);
 	auto total = r.Var();
@@ -387,7 +387,7 @@ void DecodeStrings(uint64_t n, ByteReader &r, Encoding enc, bool utf8, DecodedCo
 		if (d == 0 && n > 0) {
 			throw FormatError("empty dictionary");
 		}
-		std::vector<StringRef> dict;
+		StringRefs dict;
 		ReadStrings(r, d, utf8, dict);
 		uint8_t bw;
 		auto words = ReadPacked(r, n, 32, bw);
@@ -451,6 +451,10 @@ Encoding EncodeChunk(const ColumnInput &in, ByteWriter &out) {
 }
 
 void DecodeChunk(const ColumnType &type, uint64_t rows, std::vector<uint8_t> &&body, DecodedColumn &out) {
+	DecodeChunk(type, rows, ByteBuffer(body.begin(), body.end()), out);
+}
+
+void DecodeChunk(const ColumnType &type, uint64_t rows, ByteBuffer &&body, DecodedColumn &out) {
 	out = DecodedColumn();
 	out.buffer = std::move(body);
 	ByteReader r(out.buffer.data(), out.buffer.size(), "segment");
@@ -483,7 +487,7 @@ void DecodeChunk(const ColumnType &type, uint64_t rows, std::vector<uint8_t> &&b
 	CheckDomain(type, out.fixed.data(), type.IsString() ? 0 : rows);
 }
 
-Encoding PeekEncoding(const ColumnType &type, uint64_t rows, const std::vector<uint8_t> &body) {
+Encoding PeekEncoding(const ColumnType &type, uint64_t rows, const ByteBuffer &body) {
 	ByteReader r(body.data(), body.size(), "segment");
 	DecodedColumn scratch;
 	ReadValidity(r, rows, scratch);

@@ -16,9 +16,10 @@ Encoding EncodeChunk(const ColumnInput &in, ByteWriter &out);
 
 //! Decodes a segment body written by EncodeChunk. Throws FormatError on anything malformed.
 //! `body` must stay alive only for the call: strings are copied into `out.buffer`.
+void DecodeChunk(const ColumnType &type, uint64_t rows, ByteBuffer &&body, DecodedColumn &out);
 void DecodeChunk(const ColumnType &type, uint64_t rows, std::vector<uint8_t> &&body, DecodedColumn &out);
 
 //! The value encoding recorded in a segment body (for inspection), without decoding.
-Encoding PeekEncoding(const ColumnType &type, uint64_t rows, const std::vector<uint8_t> &body);
+Encoding PeekEncoding(const ColumnType &type, uint64_t rows, const ByteBuffer &body);
 
 } // namespace vtx

@@ -1,6 +1,9 @@
 #include "metadata.hpp"
 
 #include "bytes.hpp"
+#include "utf8.hpp"
+
+#include <unordered_set>
 
 namespace vtx {
 
@@ -47,8 +50,20 @@ FileMetadata FileMetadata::Deserialize(const uint8_t *p, size_t n, uint64_t file
 		throw FormatError("footer declares no columns");
 	}
 	m.fields.resize(nfields);
+	std::unordered_set<std::string> names;
 	for (auto &f : m.fields) {
 		f.name = r.Str();
+		if (!ValidUtf8(reinterpret_cast<const uint8_t *>(f.name.data()), f.name.size())) {
+			throw FormatError("a column name is not valid UTF-8");
+		}
+		// DuckDB matches names case-insensitively and cannot bind a table with two equal ones.
+		std::string folded = f.name;
+		for (auto &ch : folded) {
+			ch = static_cast<char>(ch >= 'A' && ch <= 'Z' ? ch - 'A' + 'a' : ch);
+		}
+		if (!names.insert(folded).second) {
+			throw FormatError("duplicate column name \"" + f.name + "\"");
+		}
 		f.type.id = static_cast<TypeId>(r.U8());
 		f.type.width = r.U8();
 		f.type.scale = r.U8();
@@ -62,7 +77,7 @@ FileMetadata FileMetadata::Deserialize(const uint8_t *p, size_t n, uint64_t file
 	for (auto &z : m.zones) {
 		z.rows = r.Var();
 		z.first_row = rows;
-		if (z.rows > (uint64_t(1) << 40) || rows + z.rows < rows) {
+		if (z.rows > kMaxZoneRows || rows + z.rows < rows) {
 			throw FormatError("zone row count is out of range");
 		}
 		rows += z.rows;
@@ -96,6 +111,9 @@ FileMetadata FileMetadata::Deserialize(const uint8_t *p, size_t n, uint64_t file
 	}
 	m.total_rows = rows;
 	m.created_by = r.Str();
+	if (!ValidUtf8(reinterpret_cast<const uint8_t *>(m.created_by.data()), m.created_by.size())) {
+		throw FormatError("created_by is not valid UTF-8");
+	}
 	if (!r.AtEnd()) {
 		throw FormatError("footer has unexpected trailing bytes");
 	}

@@ -46,6 +46,7 @@ struct FileMetadata {
 	uint64_t total_rows = 0; //! derived on read
 	uint64_t footer_size = 0;
 	uint64_t file_size = 0;
+	uint32_t footer_crc = 0; //! derived on read: the trailer's checksum, which identifies this version of the file
 
 	std::vector<uint8_t> Serialize() const;
 	//! Parses and validates a footer against the size of the file it came from.

@@ -4,6 +4,7 @@
 #include "encoding.hpp"
 
 #include <cstring>
+#include <new>
 
 namespace vtx {
 
@@ -30,11 +31,18 @@ FileMetadata ReadMetadata(InputSource &source) {
 	if (Crc32c(footer.data(), footer.size()) != footer_crc) {
 		throw FormatError("footer checksum mismatch (file is corrupt)");
 	}
-	return FileMetadata::Deserialize(footer.data(), footer.size(), size);
+	auto meta = FileMetadata::Deserialize(footer.data(), footer.size(), size);
+	meta.footer_crc = footer_crc;
+	return meta;
 }
 
-std::vector<uint8_t> ReadSegment(InputSource &source, const ChunkMeta &chunk) {
-	std::vector<uint8_t> stored(chunk.stored_size);
+ByteBuffer ReadSegment(InputSource &source, const ChunkMeta &chunk) {
+	// A compressed segment is only read through: keep that buffer per thread.
+	thread_local ByteBuffer scratch;
+	const bool compressed = chunk.codec != Codec::NONE;
+	ByteBuffer direct;
+	ByteBuffer &stored = compressed ? scratch : direct;
+	stored.resize(chunk.stored_size);
 	if (chunk.stored_size) {
 		source.ReadAt(chunk.offset, stored.data(), stored.size());
 	}
@@ -42,19 +50,29 @@ std::vector<uint8_t> ReadSegment(InputSource &source, const ChunkMeta &chunk) {
 		throw FormatError("checksum mismatch in segment at offset " + std::to_string(chunk.offset) +
 		                  " (file is corrupt)");
 	}
-	if (chunk.codec == Codec::NONE) {
-		return stored;
+	if (!compressed) {
+		return direct;
 	}
-	std::vector<uint8_t> raw(chunk.raw_size);
+	CheckDecompressedSize(chunk.codec, stored.data(), stored.size(), chunk.raw_size);
+	ByteBuffer raw(chunk.raw_size);
 	Decompress(chunk.codec, stored.data(), stored.size(), raw.data(), raw.size());
+	if (scratch.capacity() > (size_t(64) << 20)) {
+		ByteBuffer().swap(scratch); // do not hold on to an unusually large segment
+	}
 	return raw;
 }
 
 void ReadChunk(InputSource &source, const FileMetadata &meta, size_t zone, size_t column, DecodedColumn &out) {
 	auto &z = meta.zones.at(zone);
 	auto &chunk = z.chunks.at(column);
-	auto body = ReadSegment(source, chunk);
-	DecodeChunk(meta.fields[column].type, z.rows, std::move(body), out);
+	try {
+		auto body = ReadSegment(source, chunk);
+		DecodeChunk(meta.fields[column].type, z.rows, std::move(body), out);
+	} catch (std::bad_alloc &) {
+		// A zone is decoded whole (rows x width bytes, up to 2^30 rows): say which one did not fit.
+		throw FormatError("zone " + std::to_string(zone) + " of " + std::to_string(z.rows) + " rows of column \"" +
+		                  meta.fields[column].name + "\" does not fit in memory");
+	}
 }
 
 } // namespace vtx

@@ -19,6 +19,6 @@ FileMetadata ReadMetadata(InputSource &source);
 void ReadChunk(InputSource &source, const FileMetadata &meta, size_t zone, size_t column, DecodedColumn &out);
 
 //! Reads and verifies a segment without decoding it (returns the decompressed body).
-std::vector<uint8_t> ReadSegment(InputSource &source, const ChunkMeta &chunk);
+ByteBuffer ReadSegment(InputSource &source, const ChunkMeta &chunk);
 
 } // namespace vtx

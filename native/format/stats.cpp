@@ -1,10 +1,121 @@
 #include "stats.hpp"
 
+#include "domain.hpp"
+#include "utf8.hpp"
+
+#include <cmath>
+#include <cstring>
+
 namespace vtx {
 
 namespace {
 enum : uint8_t { HAS_MINMAX = 1, MINMAX_EXACT = 2, HAS_INT_SUM = 4, HAS_FLOAT_SUM = 8 };
+
+template <class T>
+T Load(const std::string &raw) {
+	T v;
+	std::memcpy(&v, raw.data(), sizeof(T));
+	return v;
 }
+
+// Checks what a reader can check without data: min <= max, and that the exact integer sum is
+// one that `non_null` values between min and max can have. Statistics answer queries and prune
+// zones, so statistics that contradict themselves are a corrupt file, not an answer.
+template <class T>
+void CheckIntegerStats(const ZoneStats &s, const ColumnType &type) {
+	if (!s.has_minmax) {
+		// No value (the caller checked that min/max exist exactly when values do): nothing to add up.
+		if (s.has_int_sum && s.int_sum != 0) {
+			throw FormatError("zone statistics have a nonzero sum without values");
+		}
+		return;
+	}
+	auto lo = Load<T>(s.min), hi = Load<T>(s.max);
+	if (hi < lo) {
+		throw FormatError("zone statistics have min > max");
+	}
+	if (!InDomain(type, s.min) || !InDomain(type, s.max)) {
+		throw FormatError("zone statistics of a " + type.ToString() + " column hold a value outside its domain");
+	}
+	if (s.has_int_sum && sizeof(T) <= 8) {
+		// |value| < 2^64 and rows <= 2^30 (checked first), so these products fit in int128.
+		const int128 n = static_cast<int128>(s.NonNull());
+		if (s.int_sum < n * static_cast<int128>(lo) || s.int_sum > n * static_cast<int128>(hi)) {
+			throw FormatError("zone statistics have a sum outside what their min and max allow");
+		}
+	}
+}
+
+template <class T>
+void CheckFloatStats(const ZoneStats &s) {
+	if (s.has_float_sum && std::isnan(s.finite_sum)) {
+		throw FormatError("zone statistics have a NaN sum of finite values");
+	}
+	if (!s.has_minmax) {
+		if (s.has_float_sum && s.finite_sum != 0) {
+			throw FormatError("zone statistics have a nonzero sum without values");
+		}
+		return;
+	}
+	auto lo = Load<T>(s.min), hi = Load<T>(s.max);
+	if (std::isnan(lo) || std::isnan(hi) || hi < lo) {
+		throw FormatError("zone statistics have an invalid float min/max");
+	}
+	if ((s.pos_inf > 0) != (hi == INFINITY) || (s.neg_inf > 0) != (lo == -INFINITY)) {
+		throw FormatError("zone statistics disagree about infinities");
+	}
+}
+
+void CheckStringStats(const ZoneStats &s, const ColumnType &type) {
+	if (!s.has_minmax || !s.minmax_exact) {
+		return; // inexact (truncated) bounds are never used, and may end inside a character
+	}
+	if (type.id == TypeId::VARCHAR && (!ValidUtf8(reinterpret_cast<const uint8_t *>(s.min.data()), s.min.size()) ||
+	                                   !ValidUtf8(reinterpret_cast<const uint8_t *>(s.max.data()), s.max.size()))) {
+		throw FormatError("zone statistics of a VARCHAR column are not valid UTF-8");
+	}
+	auto n = std::min(s.min.size(), s.max.size());
+	int c = n ? std::memcmp(s.min.data(), s.max.data(), n) : 0;
+	if (c > 0 || (c == 0 && s.min.size() > s.max.size())) {
+		throw FormatError("zone statistics have min > max");
+	}
+}
+
+void CheckConsistent(const ZoneStats &s, const ColumnType &type) {
+	// A chunk with a non-null, non-NaN value of an ordered type has a min/max, and only then.
+	const bool has_values = s.NonNull() > s.nans;
+	if (type.Ordered() && s.has_minmax != has_values) {
+		throw FormatError(has_values ? "zone statistics lack a min/max" : "zone statistics have a min/max without values");
+	}
+	if (s.has_int_sum != type.HasIntegerSum() || s.has_float_sum != type.IsFloat()) {
+		throw FormatError("zone statistics lack the sum their column type requires");
+	}
+	switch (type.Kind()) {
+	case PhysicalKind::SIGNED:
+		switch (type.ByteWidth()) {
+		case 1: return CheckIntegerStats<int8_t>(s, type);
+		case 2: return CheckIntegerStats<int16_t>(s, type);
+		case 4: return CheckIntegerStats<int32_t>(s, type);
+		case 8: return CheckIntegerStats<int64_t>(s, type);
+		default: return CheckIntegerStats<int128>(s, type);
+		}
+	case PhysicalKind::UNSIGNED:
+		switch (type.ByteWidth()) {
+		case 1: return CheckIntegerStats<uint8_t>(s, type);
+		case 2: return CheckIntegerStats<uint16_t>(s, type);
+		case 4: return CheckIntegerStats<uint32_t>(s, type);
+		case 8: return CheckIntegerStats<uint64_t>(s, type);
+		default: return CheckIntegerStats<uint128>(s, type);
+		}
+	case PhysicalKind::FLOAT:
+		return type.ByteWidth() == 4 ? CheckFloatStats<float>(s) : CheckFloatStats<double>(s);
+	case PhysicalKind::STRING:
+		return CheckStringStats(s, type);
+	case PhysicalKind::OPAQUE:
+		return;
+	}
+}
+} // namespace
 
 void ZoneStats::Serialize(ByteWriter &w) const {
 	w.Var(rows);
@@ -34,6 +145,9 @@ ZoneStats ZoneStats::Deserialize(ByteReader &r, const ColumnType &type) {
 	s.nans = r.Var();
 	s.pos_inf = r.Var();
 	s.neg_inf = r.Var();
+	if (s.rows > kMaxZoneRows) {
+		throw FormatError("zone statistics count more rows than a zone can hold");
+	}
 	if (s.nulls > s.rows || s.nans > s.rows - s.nulls || s.pos_inf > s.rows - s.nulls - s.nans ||
 	    s.neg_inf > s.rows - s.nulls - s.nans - s.pos_inf) {
 		throw FormatError("zone statistics have inconsistent counts");
@@ -76,6 +190,7 @@ ZoneStats ZoneStats::Deserialize(ByteReader &r, const ColumnType &type) {
 		}
 		s.finite_sum = r.Get<double>();
 	}
+	CheckConsistent(s, type);
 	return s;
 }
 

@@ -11,6 +11,10 @@ namespace vtx {
 //! Longer string min/max are truncated and flagged inexact: never used for answers or pruning.
 constexpr size_t kMaxStatString = 64;
 
+//! The most rows one zone may hold: what the writer accepts (ROW_GROUP_SIZE <= 2^30), and the
+//! bound that keeps every size a reader derives from a row count far from overflowing.
+constexpr uint64_t kMaxZoneRows = uint64_t(1) << 30;
+
 struct ZoneStats {
 	uint64_t rows = 0;
 	uint64_t nulls = 0;

@@ -1,0 +1,247 @@
+// libFuzzer target for the .vtx reader (native/format) and the aggregate kernels over what it
+// returns (native/compute). No DuckDB: only DuckDB's bundled zstd/lz4 symbols are linked, from
+// libduckdb.so. Built and run by scripts/fuzz.sh (clang, -fsanitize=fuzzer,address,undefined).
+//
+// Every input is tried twice:
+//   1. verbatim, so the checks a real reader relies on (magic, lengths, checksums) are fuzzed;
+//   2. with every checksum recomputed, so that mutations reach the footer parser, the
+//      decompressors and the decoders instead of stopping at a checksum mismatch.
+// Anything malformed must surface as vtx::FormatError. Any other exception, a sanitizer
+// report, or a broken invariant of a decoded chunk (asserted below) is a finding.
+
+#include "../native/compute/aggregate_state.hpp"
+#include "../native/compute/kernels.hpp"
+#include "../native/format/checksum.hpp"
+#include "../native/format/domain.hpp"
+#include "../native/format/encoding.hpp"
+#include "../native/format/reader.hpp"
+#include "../native/format/stats_builder.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <vector>
+
+namespace {
+
+// Decoding materialises a zone (rows × width bytes). The format admits zones of up to
+// kMaxZoneRows rows, so a tiny constant-encoded segment can legitimately ask for gigabytes;
+// that is a documented resource limit, not memory unsafety. The fuzzer stays below it so
+// that executions stay fast and libFuzzer's malloc limit is not what it reports.
+constexpr uint64_t kMaxDecodeBytes = uint64_t(64) << 20;
+
+[[noreturn]] void Fail(const char *what) {
+	std::fprintf(stderr, "fuzz invariant violated: %s\n", what);
+	std::abort();
+}
+
+#define CHECK(cond)                                                                                                    \
+	do {                                                                                                               \
+		if (!(cond)) {                                                                                                 \
+			Fail(#cond);                                                                                               \
+		}                                                                                                              \
+	} while (0)
+
+class MemorySource : public vtx::InputSource {
+public:
+	explicit MemorySource(const std::vector<uint8_t> &bytes) : bytes(bytes) {
+	}
+	uint64_t Size() override {
+		return bytes.size();
+	}
+	void ReadAt(uint64_t offset, uint8_t *dst, size_t n) override {
+		// As the DuckDB FileSource does: a read outside the file is a format error.
+		if (offset > bytes.size() || n > bytes.size() - offset) {
+			throw vtx::FormatError("read past the end of the file");
+		}
+		if (n) {
+			std::memcpy(dst, bytes.data() + offset, n);
+		}
+	}
+
+private:
+	const std::vector<uint8_t> &bytes;
+};
+
+// Touches every byte a decoded chunk exposes, so ASan sees any pointer out of its buffer.
+uint64_t Touch(const vtx::ColumnType &type, const vtx::DecodedColumn &col) {
+	uint64_t h = 0;
+	for (auto b : col.fixed) {
+		h = h * 31 + b;
+	}
+	for (uint64_t i = 0; i < col.strings.size(); i++) {
+		auto &s = col.strings[i];
+		for (uint32_t k = 0; k < s.len; k++) {
+			h = h * 31 + static_cast<uint8_t>(s.ptr[k]);
+		}
+		if (s.len && !col.all_null) {
+			// Strings must point into the chunk's own buffer (it outlives the segment bytes).
+			auto base = reinterpret_cast<const char *>(col.buffer.data());
+			CHECK(s.ptr >= base && s.ptr + s.len <= base + col.buffer.size());
+		}
+	}
+	for (uint64_t i = 0; i < col.count; i++) {
+		h += col.IsValid(i);
+	}
+	(void)type;
+	return h;
+}
+
+void CheckDecoded(const vtx::ColumnType &type, uint64_t rows, const vtx::DecodedColumn &col) {
+	CHECK(col.count == rows);
+	CHECK(!(col.all_valid && col.all_null) || rows == 0);
+	if (!col.all_valid) {
+		CHECK(col.validity.size() >= (rows + 63) / 64);
+	}
+	if (type.IsString()) {
+		CHECK(col.strings.size() == rows);
+	} else {
+		CHECK(col.fixed.size() == rows * type.ByteWidth());
+		// Only values DuckDB itself could hold get through (see domain.hpp).
+		for (uint64_t i = 0; vtx::HasRestrictedDomain(type) && i < rows; i++) {
+			auto p = reinterpret_cast<const char *>(col.fixed.data() + i * type.ByteWidth());
+			CHECK(vtx::InDomain(type, std::string(p, type.ByteWidth())));
+		}
+	}
+}
+
+// Re-encodes a decoded chunk and decodes it again: the writer must accept whatever the reader
+// produced and give back the same values (an encoder/decoder asymmetry is a wrong answer).
+void RoundTrip(const vtx::ColumnType &type, const vtx::DecodedColumn &col) {
+	std::vector<uint8_t> valid;
+	vtx::ColumnInput in;
+	in.type = type;
+	in.count = col.count;
+	if (!col.all_valid) {
+		valid.resize(col.count);
+		for (uint64_t i = 0; i < col.count; i++) {
+			valid[i] = col.IsValid(i);
+		}
+		in.valid = valid.data();
+	}
+	in.fixed = col.fixed.data();
+	in.strings = col.strings.data();
+	vtx::ByteWriter w;
+	vtx::EncodeChunk(in, w);
+	vtx::DecodedColumn again;
+	vtx::DecodeChunk(type, col.count, std::move(w.data), again);
+	CHECK(again.count == col.count);
+	const auto width = type.ByteWidth();
+	for (uint64_t i = 0; i < col.count; i++) {
+		CHECK(again.IsValid(i) == col.IsValid(i));
+		if (!col.IsValid(i)) {
+			continue;
+		}
+		if (width) {
+			CHECK(std::memcmp(again.fixed.data() + i * width, col.fixed.data() + i * width, width) == 0);
+		} else {
+			const auto &a = again.strings[i];
+			const auto &b = col.strings[i];
+			CHECK(a.len == b.len && (a.len == 0 || std::memcmp(a.ptr, b.ptr, a.len) == 0));
+		}
+	}
+}
+
+void Evaluate(const vtx::compute::AggregateState &s) {
+	using vtx::compute::Kernel;
+	for (auto k : {Kernel::COUNT_ROWS, Kernel::COUNT, Kernel::SUM, Kernel::MEAN, Kernel::MIN, Kernel::MAX}) {
+		for (bool skip : {false, true}) {
+			vtx::compute::KernelOptions o;
+			o.skip_nans = skip;
+			auto r = vtx::compute::Evaluate(k, s, o);
+			(void)r;
+		}
+	}
+}
+
+void Run(std::vector<uint8_t> bytes, bool fix_checksums) {
+	using namespace vtx;
+	if (fix_checksums) {
+		if (bytes.size() < kHeaderSize + kTrailerSize) {
+			return;
+		}
+		uint32_t footer_len;
+		std::memcpy(&footer_len, bytes.data() + bytes.size() - kTrailerSize, 4);
+		if (footer_len > bytes.size() - kHeaderSize - kTrailerSize) {
+			return;
+		}
+		uint32_t crc = Crc32c(bytes.data() + bytes.size() - kTrailerSize - footer_len, footer_len);
+		std::memcpy(bytes.data() + bytes.size() - kTrailerSize + 4, &crc, 4);
+	}
+	MemorySource source(bytes);
+	FileMetadata meta;
+	try {
+		meta = ReadMetadata(source);
+	} catch (FormatError &) {
+		return;
+	}
+	// What a valid footer promises to every consumer.
+	CHECK(!meta.fields.empty());
+	CHECK(meta.file_size == bytes.size());
+	uint64_t rows = 0;
+	for (auto &z : meta.zones) {
+		CHECK(z.first_row == rows);
+		CHECK(z.chunks.size() == meta.fields.size());
+		rows += z.rows;
+		for (auto &c : z.chunks) {
+			CHECK(c.offset >= kHeaderSize && c.offset + c.stored_size <= bytes.size() - kTrailerSize - meta.footer_size);
+			CHECK(c.stats.rows == z.rows && c.stats.nulls <= c.stats.rows);
+		}
+	}
+	CHECK(rows == meta.total_rows);
+	if (fix_checksums) {
+		for (auto &z : meta.zones) {
+			for (auto &c : z.chunks) {
+				c.crc = Crc32c(bytes.data() + c.offset, c.stored_size);
+			}
+		}
+	}
+	for (size_t f = 0; f < meta.fields.size(); f++) {
+		auto &type = meta.fields[f].type;
+		compute::AggregateState from_stats(type), from_data(type);
+		for (size_t z = 0; z < meta.zones.size(); z++) {
+			auto &stats = meta.zones[z].chunks[f].stats;
+			compute::AggregateState::StatsSuffice(stats, true);
+			from_stats.AddStats(stats);
+			const uint64_t zone_rows = meta.zones[z].rows;
+			if (zone_rows * (type.ByteWidth() ? type.ByteWidth() : sizeof(StringRef)) > kMaxDecodeBytes ||
+			    meta.zones[z].chunks[f].raw_size > kMaxDecodeBytes) {
+				continue;
+			}
+			DecodedColumn col;
+			try {
+				auto body = ReadSegment(source, meta.zones[z].chunks[f]);
+				PeekEncoding(type, zone_rows, body);
+				ReadChunk(source, meta, z, f, col);
+			} catch (FormatError &) {
+				continue;
+			}
+			CheckDecoded(type, zone_rows, col);
+			Touch(type, col);
+			from_data.AddDecoded(col);
+			RoundTrip(type, col);
+		}
+		Evaluate(from_stats);
+		Evaluate(from_data);
+	}
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+	std::vector<uint8_t> bytes(data, data + size);
+	try {
+		Run(bytes, false);
+		Run(std::move(bytes), true);
+	} catch (vtx::FormatError &e) {
+		// Only expected from inside Run's own try blocks; one escaping means a code path that
+		// trusted the file before checking it.
+		std::fprintf(stderr, "FormatError escaped: %s\n", e.what());
+		std::abort();
+	} catch (std::exception &e) {
+		std::fprintf(stderr, "unexpected exception (not a FormatError): %s\n", e.what());
+		std::abort();
+	}
+	return 0;
+}

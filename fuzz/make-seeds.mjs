@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+// Writes the fuzzer's seed corpus: small, real .vtx files covering every column type, every
+// value encoding (constant, plain, frame-of-reference, run-length, dictionary), NULL bitmaps,
+// all-NULL chunks, long (inexact-statistics) strings, several zones, and each block codec.
+//   node fuzz/make-seeds.mjs <dir>
+// Uses the built package (dist/, build/): run `npm run build` first.
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(join(root, 'package.json'));
+const { DuckDBInstance } = require('@duckdb/node-api');
+const { registerVortex } = require(join(root, 'dist', 'index.js'));
+
+const out = resolve(process.argv[2] ?? join(root, 'fuzz', 'corpus-run'));
+mkdirSync(out, { recursive: true });
+
+const q = (s) => `'${s.replace(/'/g, "''")}'`;
+
+// name -> [SELECT producing the rows, ROW_GROUP_SIZE]
+const SEEDS = {
+  ints: [`SELECT i::TINYINT a, (i * 300)::SMALLINT b, (i * 70000)::INTEGER c, i * 5000000000 d, i::HUGEINT e,
+            i::UTINYINT f, i::USMALLINT g, i::UINTEGER h, i::UBIGINT u, i::UHUGEINT v, i % 2 = 0 w FROM range(40) t(i)`, 16],
+  nulls: [`SELECT CASE WHEN i % 3 = 0 THEN NULL ELSE i END a, CASE WHEN i % 5 = 1 THEN NULL ELSE 'v' || i END s,
+             NULL::INTEGER n, NULL::VARCHAR ns FROM range(30) t(i)`, 10],
+  floats: [`SELECT (i * 0.5)::FLOAT f, CASE i % 7 WHEN 0 THEN 'nan'::DOUBLE WHEN 1 THEN 'inf'::DOUBLE
+              WHEN 2 THEN '-inf'::DOUBLE WHEN 3 THEN -0.0 ELSE i / 3 END d FROM range(30) t(i)`, 12],
+  rle: [`SELECT (i // 10)::BIGINT r, 7 k, (i // 8)::INTEGER q FROM range(80) t(i)`, 40],
+  dict: [`SELECT (i % 4) * 1000000007 d, ['alpha','beta','gamma'][i % 3 + 1] s FROM range(200) t(i)`, 100],
+  strings: [`SELECT md5(i::VARCHAR) s, repeat('x', 70 + i) long_s, ('\\x' || lpad(to_hex(i), 2, '0'))::BLOB b,
+               '' e FROM range(12) t(i)`, 5],
+  temporal: [`SELECT DATE '2020-01-01' + i::INTEGER d, TIME '01:00:00' + INTERVAL (i) SECOND t,
+                TIMESTAMP '2020-01-01' + INTERVAL (i) HOUR ts, (TIMESTAMP '2020-01-01' + INTERVAL (i) SECOND)::TIMESTAMP_S tss,
+                (TIMESTAMP '2020-01-01' + INTERVAL (i) SECOND)::TIMESTAMP_MS tms, (TIMESTAMP '2020-01-01' + INTERVAL (i) SECOND)::TIMESTAMP_NS tns,
+                (TIMESTAMP '2020-01-01' + INTERVAL (i) HOUR)::TIMESTAMPTZ tz, '12:00:00+01'::TIMETZ ttz,
+                INTERVAL (i) DAY iv, md5(i::VARCHAR)::UUID id FROM range(20) t(i)`, 8],
+  decimals: [`SELECT (i / 10)::DECIMAL(4,1) a, (i * 1.25)::DECIMAL(9,2) b, (i * 1.125)::DECIMAL(18,3) c,
+                (i * 1.0625)::DECIMAL(38,4) d FROM range(25) t(i)`, 10],
+  empty: [`SELECT 1::INTEGER x WHERE false`, 10],
+  compressible: [`SELECT i * 7919 % 1000 x, repeat(chr(65 + (i % 3)::INTEGER), 30) s FROM range(600) t(i)`, 300],
+};
+
+const instance = await DuckDBInstance.create(':memory:');
+const conn = await instance.connect();
+await registerVortex(conn);
+let n = 0;
+for (const [name, [sql, zoneRows]] of Object.entries(SEEDS)) {
+  for (const codec of ['none', 'zstd', 'lz4']) {
+    if (codec !== 'none' && !['compressible', 'strings', 'dict', 'ints'].includes(name)) continue;
+    const file = join(out, `seed-${name}-${codec}.vtx`);
+    await conn.run(`COPY (${sql}) TO ${q(file)} (FORMAT vortex, ROW_GROUP_SIZE ${zoneRows}, COMPRESSION ${codec})`);
+    n++;
+  }
+}
+const bytes = readdirSync(out).filter((f) => f.startsWith('seed-')).reduce((s, f) => s + statSync(join(out, f)).size, 0);
+console.log(`wrote ${n} seed files (${bytes} bytes) to ${out}`);

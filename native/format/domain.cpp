@@ -1,0 +1,95 @@
+#include "domain.hpp"
+
+#include "error.hpp"
+
+#include <cstring>
+
+namespace vtx {
+
+namespace {
+
+constexpr int64_t kMicrosPerDay = int64_t(86400) * 1000000; // TIME '24:00:00' is valid in DuckDB
+// TIME WITH TIME ZONE packs micros << 24 | (kMaxOffset - offset seconds), |offset| <= 15:59:59.
+constexpr uint64_t kMaxTzOffset = 16 * 60 * 60 - 1;
+
+int128 PowerOfTen(int p) {
+	int128 r = 1;
+	for (int i = 0; i < p; i++) {
+		r *= 10;
+	}
+	return r;
+}
+
+template <class T>
+bool DecimalOk(const uint8_t *p, int128 bound) {
+	T v;
+	std::memcpy(&v, p, sizeof(T));
+	return static_cast<int128>(v) < bound && static_cast<int128>(v) > -bound;
+}
+
+bool ValueOk(const ColumnType &type, const uint8_t *p, int128 decimal_bound) {
+	switch (type.id) {
+	case TypeId::BOOL:
+		return *p <= 1;
+	case TypeId::TIME: {
+		int64_t v;
+		std::memcpy(&v, p, 8);
+		return v >= 0 && v <= kMicrosPerDay;
+	}
+	case TypeId::TIME_TZ: {
+		uint64_t v;
+		std::memcpy(&v, p, 8);
+		return (v >> 24) <= static_cast<uint64_t>(kMicrosPerDay) && (v & 0xFFFFFF) <= 2 * kMaxTzOffset;
+	}
+	case TypeId::DECIMAL:
+		switch (type.ByteWidth()) {
+		case 2: return DecimalOk<int16_t>(p, decimal_bound);
+		case 4: return DecimalOk<int32_t>(p, decimal_bound);
+		case 8: return DecimalOk<int64_t>(p, decimal_bound);
+		default: return DecimalOk<int128>(p, decimal_bound);
+		}
+	default:
+		return true;
+	}
+}
+
+const char *Describe(const ColumnType &type) {
+	switch (type.id) {
+	case TypeId::BOOL: return "a boolean other than true or false";
+	case TypeId::TIME: return "a TIME outside 00:00:00 to 24:00:00";
+	case TypeId::TIME_TZ: return "a TIME WITH TIME ZONE outside its range";
+	default: return "a DECIMAL with more digits than its precision";
+	}
+}
+
+} // namespace
+
+bool HasRestrictedDomain(const ColumnType &type) {
+	return type.id == TypeId::BOOL || type.id == TypeId::TIME || type.id == TypeId::TIME_TZ || type.id == TypeId::DECIMAL;
+}
+
+void CheckDomain(const ColumnType &type, const uint8_t *values, uint64_t n) {
+	if (!HasRestrictedDomain(type)) {
+		return;
+	}
+	const auto width = type.ByteWidth();
+	const int128 bound = type.id == TypeId::DECIMAL ? PowerOfTen(type.width) : 0;
+	for (uint64_t i = 0; i < n; i++) {
+		if (!ValueOk(type, values + i * width, bound)) {
+			throw FormatError(std::string("column of type ") + type.ToString() + " holds " + Describe(type));
+		}
+	}
+}
+
+bool InDomain(const ColumnType &type, const std::string &raw) {
+	if (!HasRestrictedDomain(type)) {
+		return true;
+	}
+	if (raw.size() != type.ByteWidth()) {
+		return false;
+	}
+	const int128 bound = type.id == TypeId::DECIMAL ? PowerOfTen(type.width) : 0;
+	return ValueOk(type, reinterpret_cast<const uint8_t *>(raw.data()), bound);
+}
+
+} // namespace vtx
