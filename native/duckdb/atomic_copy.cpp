@@ -1,4 +1,5 @@
 #include "atomic_copy.hpp"
+#include "vortex_copy.hpp"
 
 #include "duckdb/main/config.hpp"
 #include "duckdb/planner/operator/logical_copy_to_file.hpp"
@@ -21,7 +22,7 @@ std::string DuckDBTemporaryPath(FileSystem &fs, const std::string &target) {
 void Visit(ClientContext &context, LogicalOperator &op) {
 	if (op.type == LogicalOperatorType::LOGICAL_COPY_TO_FILE) {
 		auto &copy = op.Cast<LogicalCopyToFile>();
-		if (copy.function.name == "vortex" && copy.use_tmp_file && !copy.per_thread_output && !copy.partition_output &&
+		if (IsVortexCopyFunction(copy.function.name) && copy.use_tmp_file && !copy.per_thread_output && !copy.partition_output &&
 		    !copy.file_size_bytes.IsValid() && !copy.rotate) {
 			auto &fs = FileSystem::GetFileSystem(context);
 			auto &config = DBConfig::GetConfig(context);

@@ -59,7 +59,9 @@ bool RegisterVortex(DatabaseInstance &db, shared_ptr<RulesTable> rules) {
 		loader.RegisterFunction(GetVortexScanFunctions());
 		loader.RegisterFunction(GetVortexKernelFunction());
 		loader.RegisterFunction(GetVortexMetadataFunction());
-		loader.RegisterFunction(GetVortexCopyFunction());
+		loader.RegisterFunction(GetVortexCopyFunction("vortex"));
+		// COPY t TO 'f.vtx' with no FORMAT looks the copy function up by the file's extension.
+		loader.RegisterFunction(GetVortexCopyFunction("vtx"));
 		auto &config = DBConfig::GetConfig(db);
 		RegisterSettings(config);
 		config.replacement_scans.emplace_back(ReplacementScan);

@@ -239,7 +239,10 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 			p.bound_type = a.children[0]->return_type;
 			stored = chain.scan->types[p.field];
 			type_key = TypeKey(stored);
-			p.display = a.function.name + "(" + chain.scan->fields[p.field].name + ")";
+			// DuckDB's statistics pass may have bound sum(x) as its internal sum_no_overflow(x):
+			// EXPLAIN shows what the user wrote.
+			auto shown = a.function.name == "sum_no_overflow" ? std::string("sum") : a.function.name;
+			p.display = shown + "(" + chain.scan->fields[p.field].name + ")";
 		}
 		auto rule = rules.Find(a.function.name, type_key);
 		if (!rule || !SettingEnabled(context, rule->setting) || !NativelySupported(p, stored)) {
@@ -249,17 +252,15 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 		p.empty_is_null = rule->empty_is_null;
 		bind->aggregates.push_back(std::move(p));
 	}
-	for (auto &f : chain.scan->files) {
-		bind->paths.push_back(f.path);
-	}
+	bind->files = chain.scan->files;
 	bind->fields = chain.scan->fields;
 	bind->field_types = chain.scan->types;
 
 	vector<LogicalType> types;
 	vector<string> names;
-	for (auto &e : agg.expressions) {
-		types.push_back(e->return_type);
-		names.push_back(e->GetName());
+	for (idx_t i = 0; i < agg.expressions.size(); i++) {
+		types.push_back(agg.expressions[i]->return_type);
+		names.push_back(bind->aggregates[i].display);
 	}
 	auto get = make_uniq<LogicalGet>(agg.aggregate_index, GetPushedAggregateFunction(), std::move(bind), types, names);
 	for (idx_t i = 0; i < types.size(); i++) {

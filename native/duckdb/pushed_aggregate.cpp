@@ -4,6 +4,7 @@
 #include "duckdb_semantics.hpp"
 #include "file_io.hpp"
 #include "metadata_cache.hpp"
+#include "plan_guard.hpp"
 #include "type_mapping.hpp"
 
 #include <map>
@@ -16,7 +17,7 @@ using vtx::compute::KernelOptions;
 
 unique_ptr<FunctionData> PushedBindData::Copy() const {
 	auto r = make_uniq<PushedBindData>();
-	r->paths = paths;
+	r->files = files;
 	r->fields = fields;
 	r->field_types = field_types;
 	r->aggregates = aggregates;
@@ -25,7 +26,15 @@ unique_ptr<FunctionData> PushedBindData::Copy() const {
 
 bool PushedBindData::Equals(const FunctionData &other_p) const {
 	auto &o = other_p.Cast<PushedBindData>();
-	return paths == o.paths && aggregates.size() == o.aggregates.size();
+	if (files.size() != o.files.size() || aggregates != o.aggregates || field_types != o.field_types) {
+		return false;
+	}
+	for (size_t i = 0; i < files.size(); i++) {
+		if (files[i].path != o.files[i].path || !SameFileVersion(*files[i].meta, *o.files[i].meta)) {
+			return false;
+		}
+	}
+	return true;
 }
 
 namespace {
@@ -48,17 +57,11 @@ std::map<idx_t, AggregateState> Accumulate(ClientContext &context, const PushedB
 		needs_minmax[a.field] = needs_minmax[a.field] || a.kind == AggregateKind::MIN || a.kind == AggregateKind::MAX;
 	}
 	rows = 0;
-	for (auto &path : bind.paths) {
-		FileSource source(context, path);
-		auto meta = GetMetadata(source);
-		if (meta->fields.size() != bind.fields.size()) {
-			throw InvalidInputException("vortex: file \"%s\" changed its schema since the query was planned", path);
-		}
-		for (size_t i = 0; i < meta->fields.size(); i++) {
-			if (meta->fields[i].name != bind.fields[i].name || meta->fields[i].type != bind.fields[i].type) {
-				throw InvalidInputException("vortex: file \"%s\" changed its schema since the query was planned", path);
-			}
-		}
+	for (idx_t f = 0; f < bind.files.size(); f++) {
+		auto &path = bind.files[f].path;
+		auto file = OpenPlannedFile(context, bind.files, f, bind.fields, bind.field_types);
+		auto &source = *file.source;
+		auto &meta = file.meta;
 		rows += meta->total_rows;
 		for (size_t z = 0; z < meta->zones.size(); z++) {
 			for (auto &entry : states) {
@@ -161,7 +164,7 @@ InsertionOrderPreservingMap<string> PushedToString(TableFunctionToStringInput &i
 		list += (list.empty() ? "" : "\n") + a.display;
 	}
 	result["Pushed Aggregates"] = list;
-	result["Files"] = std::to_string(bind.paths.size());
+	result["Files"] = std::to_string(bind.files.size());
 	return result;
 }
 

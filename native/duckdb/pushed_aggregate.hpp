@@ -5,6 +5,7 @@
 #include "../compute/kernels.hpp"
 #include "../format/metadata.hpp"
 #include "duckdb.hpp"
+#include "scan_bind_data.hpp"
 
 namespace vortex {
 
@@ -18,16 +19,23 @@ struct PushedAggregate {
 	bool skip_nans = false;
 	bool empty_is_null = true;
 	std::string display;              //! e.g. "sum(x)" for EXPLAIN
+	bool operator==(const PushedAggregate &o) const {
+		return kind == o.kind && field == o.field && bound_type == o.bound_type && result_type == o.result_type &&
+		       skip_nans == o.skip_nans && empty_is_null == o.empty_is_null;
+	}
 };
 
 struct PushedBindData : public duckdb::TableFunctionData {
-	std::vector<std::string> paths;
+	std::vector<ScanFile> files; //! with the footers the plan was made from
 	std::vector<vtx::Field> fields;
 	duckdb::vector<duckdb::LogicalType> field_types;
 	std::vector<PushedAggregate> aggregates;
 
 	duckdb::unique_ptr<duckdb::FunctionData> Copy() const override;
 	bool Equals(const duckdb::FunctionData &other) const override;
+	bool SupportStatementCache() const override {
+		return false;
+	}
 };
 
 duckdb::TableFunction GetPushedAggregateFunction();

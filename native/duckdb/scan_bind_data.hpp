@@ -2,9 +2,11 @@
 // predicates gathered from the query's filters.
 #pragma once
 #include "../format/metadata.hpp"
+#include "file_io.hpp"
 #include "duckdb.hpp"
 
 #include <memory>
+#include <mutex>
 
 namespace vortex {
 
@@ -16,10 +18,31 @@ struct ZonePredicate {
 	std::string ToString(const std::string &column) const;
 };
 
+//! The handle a footer was read from at bind time, handed to the execution that follows: it
+//! then reads the very version it was planned with, even if the file is replaced meanwhile.
+//! Taken once, so a prepared statement (bound again per execution) holds no file between runs.
+class HeldSource {
+public:
+	explicit HeldSource(std::unique_ptr<FileSource> source) : source(std::move(source)) {
+	}
+	std::unique_ptr<FileSource> Take() {
+		std::lock_guard<std::mutex> guard(lock);
+		return std::move(source);
+	}
+
+private:
+	std::mutex lock;
+	std::unique_ptr<FileSource> source;
+};
+
 struct ScanFile {
 	std::string path;
 	std::shared_ptr<const vtx::FileMetadata> meta; //! as seen at bind time
+	std::shared_ptr<HeldSource> held;              //! null for scans of many files
 };
+
+//! Scans of up to this many files keep the handles their footers were read from.
+constexpr duckdb::idx_t kFilesHeldOpen = 64;
 
 //! Columns taken from `key=value` directories in the paths, as DuckDB does for Parquet.
 struct HivePartitions {
@@ -46,6 +69,11 @@ struct ScanBindData : public duckdb::TableFunctionData {
 	}
 	duckdb::unique_ptr<duckdb::FunctionData> Copy() const override;
 	bool Equals(const duckdb::FunctionData &other) const override;
+	//! False, as for read_parquet: a prepared statement is bound again on every execution, so
+	//! it sees the files (and the glob's matches) as they are then, not as they were prepared.
+	bool SupportStatementCache() const override {
+		return false;
+	}
 };
 
 } // namespace vortex

@@ -217,8 +217,12 @@ CopyFunctionExecutionMode CopyExecutionMode(bool preserve_insertion_order, bool 
 
 } // namespace
 
-CopyFunction GetVortexCopyFunction() {
-	CopyFunction f("vortex");
+bool IsVortexCopyFunction(const std::string &name) {
+	return name == "vortex" || name == "vtx";
+}
+
+CopyFunction GetVortexCopyFunction(const std::string &name) {
+	CopyFunction f(name);
 	f.extension = "vtx";
 	f.copy_to_bind = CopyBind;
 	f.copy_options = CopyOptions;

@@ -15,11 +15,18 @@ namespace {
 
 struct KernelBindData : public TableFunctionData {
 	std::string path;
+	std::string column;
 	idx_t field = 0;
 	vtx::ColumnType type;
 	LogicalType field_type;
 	Kernel kernel = Kernel::COUNT;
 	bool skip_nans = true;
+
+	//! Bound again on every execution of a prepared statement, so a rewritten file is read
+	//! with its own schema.
+	bool SupportStatementCache() const override {
+		return false;
+	}
 };
 
 bool ParseKernel(const std::string &name, Kernel &k) {
@@ -38,6 +45,7 @@ unique_ptr<FunctionData> KernelBind(ClientContext &context, TableFunctionBindInp
 	auto bind = make_uniq<KernelBindData>();
 	bind->path = input.inputs[0].ToString();
 	auto column = input.inputs[1].ToString();
+	bind->column = column;
 	auto kernel = StringUtil::Lower(input.inputs[2].ToString());
 	if (!ParseKernel(kernel, bind->kernel)) {
 		throw BinderException("vortex_kernel: unknown kernel \"%s\" (count_rows, count, sum, mean, min, max)", kernel);
@@ -101,6 +109,13 @@ unique_ptr<GlobalTableFunctionState> KernelInit(ClientContext &context, TableFun
 	auto state = make_uniq<KernelState>();
 	FileSource source(context, bind.path);
 	auto meta = GetMetadata(source);
+	// The file may have been replaced since binding: read it only as the column it was bound as.
+	if (bind.field >= meta->fields.size() || meta->fields[bind.field].name != bind.column ||
+	    meta->fields[bind.field].type != bind.type) {
+		throw IOException("vortex_kernel: file \"%s\" was replaced after the query was planned and column \"%s\" "
+		                  "is no longer %s there; run the query again",
+		                  bind.path, bind.column, bind.field_type.ToString());
+	}
 	vtx::compute::AggregateState agg(bind.type);
 	for (size_t z = 0; z < meta->zones.size(); z++) {
 		auto &stats = meta->zones[z].chunks[bind.field].stats;

@@ -4,6 +4,7 @@
 #include "../format/reader.hpp"
 #include "file_io.hpp"
 #include "metadata_cache.hpp"
+#include "plan_guard.hpp"
 #include "scan_bind_data.hpp"
 #include "type_mapping.hpp"
 #include "zone_filter.hpp"
@@ -34,11 +35,25 @@ unique_ptr<FunctionData> ScanBindData::Copy() const {
 
 bool ScanBindData::Equals(const FunctionData &other_p) const {
 	auto &o = other_p.Cast<ScanBindData>();
-	if (files.size() != o.files.size() || filename_column != o.filename_column) {
+	if (files.size() != o.files.size() || filename_column != o.filename_column || types != o.types ||
+	    hive.keys != o.hive.keys || hive.types != o.hive.types || hive.values != o.hive.values ||
+	    predicates.size() != o.predicates.size()) {
 		return false;
 	}
+	for (size_t i = 0; i < fields.size(); i++) {
+		if (fields[i].name != o.fields[i].name || fields[i].type != o.fields[i].type) {
+			return false;
+		}
+	}
 	for (size_t i = 0; i < files.size(); i++) {
-		if (files[i].path != o.files[i].path) {
+		if (files[i].path != o.files[i].path || !SameFileVersion(*files[i].meta, *o.files[i].meta)) {
+			return false;
+		}
+	}
+	for (size_t i = 0; i < predicates.size(); i++) {
+		auto &a = predicates[i], &b = o.predicates[i];
+		if (a.field != b.field || a.op != b.op || a.constant.type() != b.constant.type() ||
+		    !Value::NotDistinctFrom(a.constant, b.constant)) {
 			return false;
 		}
 	}
@@ -148,9 +163,12 @@ unique_ptr<FunctionData> ScanBind(ClientContext &context, TableFunctionBindInput
 	}
 	auto reader = MultiFileReader::CreateDefault("vortex_scan");
 	auto list = reader->CreateFileList(context, input.inputs[0]);
-	for (auto &file : list->GetAllFiles()) {
-		FileSource source(context, file.path);
-		result->files.push_back(ScanFile {file.path, GetMetadata(source)});
+	auto all = list->GetAllFiles();
+	for (auto &file : all) {
+		auto source = make_uniq<FileSource>(context, file.path);
+		auto meta = GetMetadata(*source);
+		auto held = all.size() <= kFilesHeldOpen ? std::make_shared<HeldSource>(std::move(source)) : nullptr;
+		result->files.push_back(ScanFile {file.path, std::move(meta), std::move(held)});
 	}
 	if (result->files.empty()) {
 		throw InvalidInputException("vortex_scan: no files to read");
@@ -227,9 +245,6 @@ struct ScanLocalState : public LocalTableFunctionState {
 	DataChunk scan_chunk; //! all scanned columns, when filter columns are projected out
 };
 
-//! Scans of up to this many files keep the handles their footers were read from.
-constexpr idx_t kFilesHeldOpen = 64;
-
 //! A file reopened by path must still be the version whose footer the scan planned with:
 //! an atomic replacement in between would otherwise mix one version's footer with another's data.
 void CheckSameVersion(FileSource &source, const vtx::FileMetadata &meta) {
@@ -253,14 +268,11 @@ unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, Tabl
 	g->projection_ids = input.projection_ids;
 	idx_t batch = 0;
 	for (idx_t f = 0; f < bind.files.size(); f++) {
-		auto &path = bind.files[f].path;
-		auto source = std::make_shared<FileSource>(context, path);
-		auto meta = GetMetadata(*source);
-		if (meta.get() != bind.files[f].meta.get()) {
-			CheckSameSchema(bind.fields, bind.files[0].path, *meta, path);
-		}
+		auto file = OpenPlannedFile(context, bind.files, f, bind.fields, bind.types);
+		auto meta = file.meta;
 		g->metas.push_back(meta);
-		g->sources.push_back(bind.files.size() <= kFilesHeldOpen ? std::move(source) : nullptr);
+		g->sources.push_back(bind.files.size() <= kFilesHeldOpen ? std::shared_ptr<FileSource>(std::move(file.source))
+		                                                         : nullptr);
 		for (idx_t z = 0; z < meta->zones.size(); z++, batch++) {
 			auto &zone = meta->zones[z];
 			bool excluded = zone.rows == 0;
@@ -429,72 +441,24 @@ unique_ptr<NodeStatistics> ScanCardinality(ClientContext &, const FunctionData *
 	return make_uniq<NodeStatistics>(bind.total_rows, bind.total_rows);
 }
 
-bool ReportsNumericStats(const LogicalType &type) {
-	switch (type.id()) {
-	case LogicalTypeId::BOOLEAN:
-	case LogicalTypeId::TINYINT:
-	case LogicalTypeId::SMALLINT:
-	case LogicalTypeId::INTEGER:
-	case LogicalTypeId::BIGINT:
-	case LogicalTypeId::HUGEINT:
-	case LogicalTypeId::UTINYINT:
-	case LogicalTypeId::USMALLINT:
-	case LogicalTypeId::UINTEGER:
-	case LogicalTypeId::UBIGINT:
-	case LogicalTypeId::DECIMAL:
-	case LogicalTypeId::DATE:
-	case LogicalTypeId::TIMESTAMP:
-	case LogicalTypeId::TIMESTAMP_TZ:
-		return true;
-	default:
-		return false;
-	}
-}
-
 // Exact bounds over all files: lets DuckDB prove, e.g., that a sum cannot overflow.
 unique_ptr<BaseStatistics> ScanStatistics(ClientContext &, const FunctionData *bind_data, column_t column_index) {
 	auto &bind = bind_data->Cast<ScanBindData>();
-	if (column_index >= bind.fields.size() || !ReportsNumericStats(bind.types[column_index])) {
+	if (column_index >= bind.fields.size()) {
 		return nullptr;
 	}
 	auto &type = bind.types[column_index];
-	auto &ctype = bind.fields[column_index].type;
-	bool have = false, has_null = false, has_value = false;
-	// Compared as raw bytes: a Value per zone would cost more than the rest of planning.
-	std::string lo_raw, hi_raw;
-	for (auto &f : bind.files) {
-		for (auto &z : f.meta->zones) {
-			auto &s = z.chunks[column_index].stats;
-			has_null |= s.nulls > 0;
-			has_value |= s.NonNull() > 0;
-			if (s.NonNull() == 0) {
-				continue;
-			}
-			if (!s.has_minmax) {
-				return nullptr;
-			}
-			if (!have || vtx::compute::CompareValues(ctype, s.min, lo_raw) < 0) {
-				lo_raw = s.min;
-			}
-			if (!have || vtx::compute::CompareValues(ctype, s.max, hi_raw) > 0) {
-				hi_raw = s.max;
-			}
-			have = true;
-		}
-	}
-	if (!have) {
+	auto env = PlannedEnvelope(bind.files, bind.fields[column_index], type, column_index);
+	if (!env.known) {
 		return nullptr;
 	}
-	auto lo = RawToValue(type, lo_raw), hi = RawToValue(type, hi_raw);
 	auto stats = NumericStats::CreateEmpty(type);
-	NumericStats::SetMin(stats, lo);
-	NumericStats::SetMax(stats, hi);
-	if (has_null) {
+	NumericStats::SetMin(stats, RawToValue(type, env.min));
+	NumericStats::SetMax(stats, RawToValue(type, env.max));
+	if (env.has_null) {
 		stats.SetHasNull();
 	}
-	if (has_value) {
-		stats.SetHasNoNull();
-	}
+	stats.SetHasNoNull();
 	return stats.ToUnique();
 }
 

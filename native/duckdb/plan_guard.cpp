@@ -1,0 +1,130 @@
+#include "plan_guard.hpp"
+
+#include "../compute/aggregate_state.hpp"
+#include "metadata_cache.hpp"
+
+namespace vortex {
+
+using namespace duckdb;
+
+bool ReportsNumericStats(const LogicalType &type) {
+	switch (type.id()) {
+	case LogicalTypeId::BOOLEAN:
+	case LogicalTypeId::TINYINT:
+	case LogicalTypeId::SMALLINT:
+	case LogicalTypeId::INTEGER:
+	case LogicalTypeId::BIGINT:
+	case LogicalTypeId::HUGEINT:
+	case LogicalTypeId::UTINYINT:
+	case LogicalTypeId::USMALLINT:
+	case LogicalTypeId::UINTEGER:
+	case LogicalTypeId::UBIGINT:
+	case LogicalTypeId::DECIMAL:
+	case LogicalTypeId::DATE:
+	case LogicalTypeId::TIMESTAMP:
+	case LogicalTypeId::TIMESTAMP_TZ:
+		return true;
+	default:
+		return false;
+	}
+}
+
+namespace {
+
+//! Widens `env` by one file's zones; false when a zone with values has no min/max.
+bool Widen(ColumnEnvelope &env, const vtx::FileMetadata &meta, const vtx::ColumnType &ctype, idx_t column) {
+	for (auto &z : meta.zones) {
+		auto &s = z.chunks[column].stats;
+		env.has_null |= s.nulls > 0;
+		if (s.NonNull() == 0) {
+			continue;
+		}
+		if (!s.has_minmax) {
+			return false;
+		}
+		// Compared as raw bytes: a Value per zone would cost more than the rest of planning.
+		if (!env.has_value || vtx::compute::CompareValues(ctype, s.min, env.min) < 0) {
+			env.min = s.min;
+		}
+		if (!env.has_value || vtx::compute::CompareValues(ctype, s.max, env.max) > 0) {
+			env.max = s.max;
+		}
+		env.has_value = true;
+	}
+	return true;
+}
+
+[[noreturn]] void ThrowChanged(const std::string &path, const std::string &what) {
+	throw IOException("vortex: file \"%s\" was replaced after the query was planned and %s; run the query again",
+	                  path, what);
+}
+
+} // namespace
+
+ColumnEnvelope PlannedEnvelope(const std::vector<ScanFile> &files, const vtx::Field &field, const LogicalType &type,
+                               idx_t column) {
+	ColumnEnvelope env;
+	if (!ReportsNumericStats(type)) {
+		return env;
+	}
+	for (auto &f : files) {
+		if (!Widen(env, *f.meta, field.type, column)) {
+			return ColumnEnvelope();
+		}
+	}
+	env.known = env.has_value;
+	return env;
+}
+
+bool SameFileVersion(const vtx::FileMetadata &planned, const vtx::FileMetadata &now) {
+	return &planned == &now || (planned.file_size == now.file_size && planned.footer_size == now.footer_size &&
+	                            planned.footer_crc == now.footer_crc);
+}
+
+void CheckFitsPlan(const std::vector<ScanFile> &planned, idx_t file, const std::vector<vtx::Field> &fields,
+                   const vector<LogicalType> &types, const vtx::FileMetadata &now) {
+	auto &path = planned[file].path;
+	if (SameFileVersion(*planned[file].meta, now)) {
+		return;
+	}
+	bool same_schema = now.fields.size() == fields.size();
+	for (idx_t i = 0; same_schema && i < fields.size(); i++) {
+		same_schema = now.fields[i].name == fields[i].name && now.fields[i].type == fields[i].type;
+	}
+	if (!same_schema) {
+		ThrowChanged(path, "its schema changed");
+	}
+	for (idx_t c = 0; c < fields.size(); c++) {
+		auto env = PlannedEnvelope(planned, fields[c], types[c], c);
+		if (!env.known) {
+			continue;
+		}
+		ColumnEnvelope fresh;
+		bool fits = Widen(fresh, now, fields[c].type, c) && (env.has_null || !fresh.has_null);
+		if (fits && fresh.has_value) {
+			fits = vtx::compute::CompareValues(fields[c].type, fresh.min, env.min) >= 0 &&
+			       vtx::compute::CompareValues(fields[c].type, fresh.max, env.max) <= 0;
+		}
+		if (!fits) {
+			ThrowChanged(path, "column \"" + fields[c].name + "\" no longer fits the statistics it was planned with");
+		}
+	}
+}
+
+PlannedFile OpenPlannedFile(ClientContext &context, const std::vector<ScanFile> &planned, idx_t file,
+                            const std::vector<vtx::Field> &fields, const vector<LogicalType> &types) {
+	PlannedFile result;
+	if (planned[file].held) {
+		result.source = planned[file].held->Take();
+	}
+	if (result.source) {
+		result.meta = planned[file].meta;
+		return result;
+	}
+	result.source = make_uniq<FileSource>(context, planned[file].path);
+	result.meta = GetMetadata(*result.source);
+	CheckFitsPlan(planned, file, fields, types, *result.meta);
+	return result;
+}
+
+} // namespace vortex
