@@ -5,6 +5,7 @@ export {
   decidePushdown,
   compileRules,
   typeKey,
+  sumBoundHolds,
   STORED_TYPES,
 } from './rules';
 export type { AggregateName, PushdownFlag, PushdownFlags, PushdownRule, PushdownDecision, CompiledRule } from './rules';

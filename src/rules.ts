@@ -32,6 +32,24 @@ export interface PushdownRule {
   onEmpty: 'null' | 'zero';
   /** Why this is exact, for people reading the policy. */
   why: string;
+  /**
+   * A condition the native side proves from zone statistics when it plans the query; without
+   * it the aggregate is left to DuckDB. `sum-bound`: see {@link sumBoundHolds}.
+   */
+  requires?: 'sum-bound';
+}
+
+/**
+ * The no-overflow proof for 128-bit sums (HUGEINT, DECIMAL wider than 18 digits), which keep no
+ * sum in zone statistics and whose every addition DuckDB checks: no order of addition can leave
+ * the accumulator when max(|min|, |max|) × non-NULL values ≤ 2^127 − 1, or ≤ 10^38 − 1 for
+ * decimals (so the result is a valid DECIMAL(38, s)). Values are unscaled integers.
+ */
+export function sumBoundHolds(typeKeyOrName: string, min: bigint, max: bigint, nonNull: bigint): boolean {
+  const limit = typeKey(typeKeyOrName) === DECIMAL_WIDE ? 10n ** 38n - 1n : 2n ** 127n - 1n;
+  const abs = (v: bigint) => (v < 0n ? -v : v);
+  const largest = abs(min) > abs(max) ? abs(min) : abs(max);
+  return largest * nonNull <= limit;
 }
 
 export const INTEGER_TYPES = ['TINYINT', 'SMALLINT', 'INTEGER', 'BIGINT', 'UTINYINT', 'USMALLINT', 'UINTEGER', 'UBIGINT'] as const;
@@ -51,6 +69,8 @@ export const STORED_TYPES: readonly string[] = [
 
 const SUMMABLE = ['BOOLEAN', ...INTEGER_TYPES, DECIMAL_NARROW, ...FLOAT_TYPES];
 const AVERAGEABLE = [...INTEGER_TYPES, DECIMAL_NARROW, ...FLOAT_TYPES];
+/** 128-bit integers: no sum in zone statistics, and DuckDB checks every addition for overflow. */
+const WIDE_SUMMABLE = ['HUGEINT', DECIMAL_WIDE];
 const ORDERED = ['BOOLEAN', ...INTEGER_TYPES, ...WIDE_INTEGER_TYPES, DECIMAL_NARROW, DECIMAL_WIDE, ...STRING_TYPES, ...TEMPORAL_TYPES];
 
 function rules(fns: AggregateName[], types: readonly string[], rest: Omit<PushdownRule, 'fn' | 'type'>): PushdownRule[] {
@@ -70,6 +90,14 @@ export const pushdownRules: readonly PushdownRule[] = Object.freeze([
   ...rules(['sum', 'sum_no_overflow'], SUMMABLE, {
     flag: 'sum', kernel: 'sum', skipNans: false, onEmpty: 'null',
     why: 'exact int128 zone sums (no overflow below 2^63 rows); floats: NaN if any NaN or both infinities, else finite sum plus infinities; all-NULL is NULL, not 0',
+  }),
+  ...rules(['sum'], WIDE_SUMMABLE, {
+    flag: 'sum', kernel: 'sum', skipNans: false, onEmpty: 'null', requires: 'sum-bound',
+    why: 'pushed only with a proof from zone statistics that no order of addition can overflow DuckDB\'s 128-bit accumulator: max(|min|, |max|) × non-NULL rows < 2^127 (DECIMAL: ≤ 10^38 − 1, a valid DECIMAL(38,s)); the exact sum of the decoded values is then DuckDB\'s answer, and without the proof DuckDB sums (and raises its own overflow error)',
+  }),
+  ...rules(['avg'], WIDE_SUMMABLE, {
+    flag: 'avg', kernel: 'mean', skipNans: false, onEmpty: 'null', requires: 'sum-bound',
+    why: "the exact 128-bit sum under the same no-overflow proof as sum, finalized as DuckDB's avg does (long double division); all-NULL is NULL",
   }),
   ...rules(['avg'], AVERAGEABLE, {
     flag: 'avg', kernel: 'mean', skipNans: false, onEmpty: 'null',

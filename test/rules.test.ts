@@ -11,8 +11,10 @@ function specAllows(fn: (typeof FNS)[number], type: string): boolean {
   switch (fn) {
     case 'count_star': return type === '*';
     case 'count': return type !== '*';
-    case 'sum': case 'sum_no_overflow': return ['BOOLEAN', ...ints, 'DECIMAL(<=18)', ...floats].includes(type);
-    case 'avg': return [...ints, 'DECIMAL(<=18)', ...floats].includes(type);
+    case 'sum_no_overflow': return ['BOOLEAN', ...ints, 'DECIMAL(<=18)', ...floats].includes(type);
+    // 128-bit sums: allowed by the policy, pushed only under the native no-overflow proof (issue 10).
+    case 'sum': return ['BOOLEAN', ...ints, 'DECIMAL(<=18)', ...floats, 'HUGEINT', 'DECIMAL(>18)'].includes(type);
+    case 'avg': return [...ints, 'DECIMAL(<=18)', ...floats, 'HUGEINT', 'DECIMAL(>18)'].includes(type);
     case 'min': case 'max':
       return ['BOOLEAN', ...ints, 'HUGEINT', 'UHUGEINT', 'DECIMAL(<=18)', 'DECIMAL(>18)', 'VARCHAR', 'BLOB', 'DATE', 'TIME',
         'TIMESTAMP', 'TIMESTAMP_S', 'TIMESTAMP_MS', 'TIMESTAMP_NS', 'TIMESTAMP WITH TIME ZONE'].includes(type);
@@ -51,7 +53,8 @@ describe('decidePushdown over the whole allow-list', () => {
     expect(typeKey('decimal(19, 2)')).toBe('DECIMAL(>18)');
     expect(typeKey('int8')).toBe('BIGINT');
     expect(typeKey('TIMESTAMPTZ')).toBe('TIMESTAMP WITH TIME ZONE');
-    expect(decidePushdown('sum', 'DECIMAL(38,2)').push).toBe(false);
+    expect(decidePushdown('sum', 'DECIMAL(38,2)').push).toBe(true);
+    expect(decidePushdown('sum', 'UHUGEINT').push).toBe(false);
     expect(decidePushdown('sum', 'DECIMAL(10,2)').push).toBe(true);
     expect(decidePushdown('stddev', 'BIGINT').push).toBe(false);
   });

@@ -2,6 +2,7 @@
 
 #include "../format/stats_builder.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -51,7 +52,10 @@ int CompareValues(const ColumnType &type, const std::string &a, const std::strin
 	return 0;
 }
 
-bool AggregateState::StatsSuffice(const ZoneStats &s, bool needs_minmax) {
+bool AggregateState::StatsSuffice(const ZoneStats &s, bool needs_minmax, bool needs_sum) {
+	if (needs_sum && s.NonNull() > 0 && !s.has_int_sum && !s.has_float_sum) {
+		return false;
+	}
 	if (!needs_minmax || s.NonNull() == s.nans) {
 		return true; // nothing but NULL/NaN: no min/max to find
 	}
@@ -102,6 +106,47 @@ void AggregateState::AddDecoded(const DecodedColumn &chunk) {
 	in.fixed = chunk.fixed.data();
 	in.strings = chunk.strings.data();
 	AddStats(ComputeStats(in, false));
+	if (type.Kind() == PhysicalKind::SIGNED && type.ByteWidth() == 16 && !chunk.all_null) {
+		auto values = reinterpret_cast<const uint8_t *>(chunk.fixed.data());
+		for (uint64_t i = 0; i < chunk.count; i++) {
+			if (chunk.all_valid || chunk.IsValid(i)) {
+				int128 v;
+				std::memcpy(&v, values + i * sizeof(int128), sizeof(int128));
+				sum_overflow |= __builtin_add_overflow(int_sum, v, &int_sum);
+			}
+		}
+	}
+}
+
+bool SumBounded(const ColumnType &type, const std::vector<const ZoneStats *> &zones, uint128 limit) {
+	if (type.Kind() != PhysicalKind::SIGNED) {
+		return false;
+	}
+	uint128 largest = 0, count = 0;
+	for (auto *s : zones) {
+		if (s->NonNull() == 0) {
+			continue;
+		}
+		if (!s->has_minmax || !s->minmax_exact) {
+			return false;
+		}
+		for (auto *raw : {&s->min, &s->max}) {
+			int128 v = 0;
+			if (raw->size() != type.ByteWidth() || raw->size() > sizeof(v)) {
+				return false;
+			}
+			std::memcpy(&v, raw->data(), raw->size());
+			if (raw->size() < sizeof(v) && (v >> (raw->size() * 8 - 1)) & 1) {
+				v -= static_cast<int128>(1) << (raw->size() * 8); // sign-extend
+			}
+			// |v| as unsigned: exact even for the most negative value.
+			uint128 magnitude = v < 0 ? static_cast<uint128>(0) - static_cast<uint128>(v) : static_cast<uint128>(v);
+			largest = std::max(largest, magnitude);
+		}
+		count += s->NonNull();
+	}
+	uint128 bound;
+	return !__builtin_mul_overflow(largest, count, &bound) && bound <= limit;
 }
 
 } // namespace compute

@@ -5,6 +5,7 @@
 #include "../format/stats.hpp"
 
 #include <string>
+#include <vector>
 
 namespace vtx {
 namespace compute {
@@ -16,7 +17,8 @@ struct AggregateState {
 	uint64_t nans = 0;
 	uint64_t pos_inf = 0;
 	uint64_t neg_inf = 0;
-	int128 int_sum = 0;    //! exact, integers of at most 64 bits
+	int128 int_sum = 0;    //! exact: integers of at most 64 bits from statistics; 128-bit ones decoded
+	bool sum_overflow = false; //! a decoded 128-bit sum left int128 (never once SumBounded holds)
 	double finite_sum = 0; //! floats: finite values only
 	bool has_minmax = false;
 	std::string min, max; //! raw value bytes of the smallest/largest non-NaN value
@@ -24,11 +26,17 @@ struct AggregateState {
 	explicit AggregateState(ColumnType type) : type(type) {
 	}
 
-	//! Whether a zone's statistics answer `needs_minmax` exactly (else decode the chunk).
-	static bool StatsSuffice(const ZoneStats &s, bool needs_minmax);
+	//! Whether a zone's statistics answer `needs_minmax` (and `needs_sum`) exactly, else decode
+	//! the chunk. 128-bit integers keep no sum in their statistics.
+	static bool StatsSuffice(const ZoneStats &s, bool needs_minmax, bool needs_sum = false);
 	void AddStats(const ZoneStats &s);
 	void AddDecoded(const DecodedColumn &chunk);
 };
+
+//! Proof that no order of addition of the non-NULL values the zones describe can leave
+//! [-limit, limit]: max(|min|, |max|) × (non-NULL count) <= limit. Needs exact min/max in every
+//! zone with values; signed integers only (the 128-bit ones whose sums are not kept).
+bool SumBounded(const ColumnType &type, const std::vector<const ZoneStats *> &zones, uint128 limit);
 
 //! Orders raw value bytes of one type: integers numerically, floats by value (no NaN),
 //! strings bytewise.

@@ -94,6 +94,10 @@ void CheckFitsPlan(const std::vector<ScanFile> &planned, idx_t file, const std::
 	if (!same_schema) {
 		ThrowChanged(path, "its schema changed");
 	}
+	// The planner was told at most this many rows (max_cardinality): it bounds sums with it.
+	if (now.total_rows > planned[file].meta->total_rows) {
+		ThrowChanged(path, "has more rows than it was planned with");
+	}
 	for (idx_t c = 0; c < fields.size(); c++) {
 		auto env = PlannedEnvelope(planned, fields[c], types[c], c);
 		if (!env.known) {

@@ -1,9 +1,11 @@
 #include "pushdown_optimizer.hpp"
 
+#include "../compute/aggregate_state.hpp"
 #include "duckdb_semantics.hpp"
 #include "pushed_aggregate.hpp"
 #include "scan_bind_data.hpp"
 #include "settings.hpp"
+#include "duckdb/common/types/decimal.hpp"
 #include "duckdb/optimizer/optimizer_extension.hpp"
 #include "duckdb/planner/expression/bound_aggregate_expression.hpp"
 #include "duckdb/planner/expression/bound_cast_expression.hpp"
@@ -138,9 +140,33 @@ bool IsFloat(const LogicalType &t) {
 	return t.id() == LogicalTypeId::FLOAT || t.id() == LogicalTypeId::DOUBLE;
 }
 
+//! Sums of 128-bit integers (HUGEINT, DECIMAL wider than 18 digits) have no sum in the zone
+//! statistics and DuckDB checks each addition for overflow; they are pushed only when the
+//! statistics prove that no order of addition can overflow (then DuckDB raises nothing and
+//! the exact decoded sum is its answer). Decimals are held to 10^38 - 1 so that the result is
+//! a valid DECIMAL(38, s).
+bool WideSumProven(const ScanBindData &scan, idx_t field, const LogicalType &stored) {
+	std::vector<const vtx::ZoneStats *> zones;
+	for (auto &f : scan.files) {
+		for (auto &z : f.meta->zones) {
+			zones.push_back(&z.chunks[field].stats);
+		}
+	}
+	vtx::uint128 limit = (static_cast<vtx::uint128>(1) << 127) - 1;
+	if (stored.id() == LogicalTypeId::DECIMAL) {
+		limit = 1;
+		for (int i = 0; i < Decimal::MAX_WIDTH_DECIMAL; i++) {
+			limit *= 10;
+		}
+		limit -= 1;
+	}
+	return vtx::compute::SumBounded(scan.fields[field].type, zones, limit);
+}
+
 //! The native side's own limits, whatever the rules say: float min/max never (NaN and
-//! -0.0 ordering), sums only where the exact integer sum is kept and its result type known.
-bool NativelySupported(const PushedAggregate &a, const LogicalType &stored) {
+//! -0.0 ordering), sums only where the exact integer sum is kept (or proven not to overflow)
+//! and its result type known.
+bool NativelySupported(const PushedAggregate &a, const LogicalType &stored, const ScanBindData &scan) {
 	switch (a.kind) {
 	case AggregateKind::COUNT_STAR:
 		return a.result_type == LogicalType::BIGINT;
@@ -167,8 +193,10 @@ bool NativelySupported(const PushedAggregate &a, const LogicalType &stored) {
 		IntegerRange range;
 		bool integer_sum = stored.id() == LogicalTypeId::BOOLEAN || stored.id() == LogicalTypeId::DECIMAL ||
 		                   IntegerRangeOf(stored, range);
-		if (!integer_sum || stored.InternalType() == PhysicalType::INT128 ||
-		    stored.InternalType() == PhysicalType::UINT128) {
+		if (!integer_sum || stored.InternalType() == PhysicalType::UINT128) {
+			return false;
+		}
+		if (stored.InternalType() == PhysicalType::INT128 && !WideSumProven(scan, a.field, stored)) {
 			return false;
 		}
 		if (a.kind == AggregateKind::AVG) {
@@ -245,7 +273,7 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 			p.display = shown + "(" + chain.scan->fields[p.field].name + ")";
 		}
 		auto rule = rules.Find(a.function.name, type_key);
-		if (!rule || !SettingEnabled(context, rule->setting) || !NativelySupported(p, stored)) {
+		if (!rule || !SettingEnabled(context, rule->setting) || !NativelySupported(p, stored, *chain.scan)) {
 			return;
 		}
 		p.skip_nans = rule->skip_nans;

@@ -48,13 +48,14 @@ struct PushedGlobalState : public GlobalTableFunctionState {
 //! cannot answer (inexact long-string min/max).
 std::map<idx_t, AggregateState> Accumulate(ClientContext &context, const PushedBindData &bind, uint64_t &rows) {
 	std::map<idx_t, AggregateState> states;
-	std::map<idx_t, bool> needs_minmax;
+	std::map<idx_t, bool> needs_minmax, needs_sum;
 	for (auto &a : bind.aggregates) {
 		if (a.kind == AggregateKind::COUNT_STAR) {
 			continue;
 		}
 		states.emplace(a.field, AggregateState(bind.fields[a.field].type));
 		needs_minmax[a.field] = needs_minmax[a.field] || a.kind == AggregateKind::MIN || a.kind == AggregateKind::MAX;
+		needs_sum[a.field] = needs_sum[a.field] || a.kind == AggregateKind::SUM || a.kind == AggregateKind::AVG;
 	}
 	rows = 0;
 	for (idx_t f = 0; f < bind.files.size(); f++) {
@@ -66,7 +67,7 @@ std::map<idx_t, AggregateState> Accumulate(ClientContext &context, const PushedB
 		for (size_t z = 0; z < meta->zones.size(); z++) {
 			for (auto &entry : states) {
 				auto &stats = meta->zones[z].chunks[entry.first].stats;
-				if (AggregateState::StatsSuffice(stats, needs_minmax[entry.first])) {
+				if (AggregateState::StatsSuffice(stats, needs_minmax[entry.first], needs_sum[entry.first])) {
 					entry.second.AddStats(stats);
 					continue;
 				}
@@ -98,6 +99,10 @@ Value Finalize(const PushedAggregate &a, const AggregateState *s, uint64_t rows,
 		return a.empty_is_null ? Value(a.result_type) : Value::Numeric(a.result_type, 0);
 	}
 	const bool is_float = s->type.IsFloat();
+	if (s->sum_overflow && (a.kind == AggregateKind::SUM || a.kind == AggregateKind::AVG)) {
+		// Unreachable: wide sums are pushed only when SumBounded proved this cannot happen.
+		throw OutOfRangeException("Overflow in HUGEINT addition");
+	}
 	switch (a.kind) {
 	case AggregateKind::SUM:
 		if (is_float) {

@@ -136,20 +136,20 @@ function notes(results: CaseResult[]): [string, string[]][] {
   return [...out.entries()].map(([note, ids]) => [note, ids]);
 }
 
-/** Which types each aggregate is pushed for, straight from rules.ts. */
+/** Which types each aggregate is pushed for, and why, straight from rules.ts (one row per reason). */
 function policy(): [string, string, string][] {
   const order = ['count_star', 'count', 'sum', 'avg', 'min', 'max'];
-  const byFn = new Map<string, { types: string[]; why: string }>();
+  const rows = new Map<string, { fn: string; types: string[]; why: string }>();
   for (const rule of pushdownRules) {
     const fn = rule.fn === 'sum_no_overflow' ? 'sum' : rule.fn;
-    const entry = byFn.get(fn) ?? { types: [], why: rule.why };
+    const key = `${fn}\u0000${rule.why}`;
+    const entry = rows.get(key) ?? { fn, types: [], why: rule.why };
     if (!entry.types.includes(rule.type)) entry.types.push(rule.type);
-    byFn.set(fn, entry);
+    rows.set(key, entry);
   }
-  return order.filter((fn) => byFn.has(fn)).map((fn) => {
-    const e = byFn.get(fn)!;
-    return [fn === 'count_star' ? 'count(*)' : `${fn}(x)`, e.types.join(', '), e.why];
-  });
+  return [...rows.values()]
+    .sort((a, b) => order.indexOf(a.fn) - order.indexOf(b.fn))
+    .map((e) => [e.fn === 'count_star' ? 'count(*)' : `${e.fn}(x)`, e.types.join(', '), e.why]);
 }
 
 const INTRO = [
