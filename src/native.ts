@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import type { CompiledRule } from './rules';
 
 export interface NativeAddon {
-  attach(connection: unknown, rules: CompiledRule[]): boolean;
+  /** `rulesGiven`: the caller chose `rules`, so a database registered with other rules is an error. */
+  attach(connection: unknown, rules: CompiledRule[], rulesGiven: boolean): boolean;
   readonly duckdbVersion: string;
 }
 

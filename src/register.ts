@@ -7,8 +7,11 @@ export interface RegisterOptions {
   /** Switches for this connection (each a `SET vortex_pushdown_*`); absent flags keep their current value. */
   pushdown?: PushdownFlags;
   /**
-   * Narrows the allow-list for the whole database. Takes effect on the database's first
-   * registration only; rules outside `pushdownRules` are rejected.
+   * Narrows the allow-list for the whole database; rules outside `pushdownRules` are rejected.
+   * A database keeps the rules of its first registration: a later call that passes different
+   * rules (compared as a set) throws, one that passes the same rules is a no-op. Omitted, the
+   * call accepts whatever the database has: the full allow-list if this call registers,
+   * otherwise the rules the database was first registered with (even narrowed ones).
    */
   rules?: readonly PushdownRule[];
 }
@@ -45,13 +48,15 @@ function handleOf(conn: unknown): unknown {
 /**
  * Registers vortex_scan, COPY ... (FORMAT vortex), the pushdown optimizer and its settings in
  * the database behind `conn`. Idempotent per database: later calls, from this or any other
- * connection of the same database, register nothing again.
+ * connection of the same database, register nothing again — but a later call whose `rules`
+ * differ from the ones the database was registered with throws (see `RegisterOptions.rules`).
+ * Safe while other connections of the database run queries.
  */
 export async function registerVortex(conn: DuckDBConnection, options: RegisterOptions = {}): Promise<RegisterResult> {
   const handle = handleOf(conn);
   const addon = loadAddon();
   checkDuckDBVersion(duckdbVersion(), addon.duckdbVersion);
-  const registered = addon.attach(handle, compileRules(options.rules));
+  const registered = addon.attach(handle, compileRules(options.rules), options.rules !== undefined);
   if (options.pushdown) await setPushdown(conn, options.pushdown);
   return { registered };
 }

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { DuckDBConnection, DuckDBMaterializedResult } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBResultReader } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isPushed, openDb, show, sqlString, tempDir } from './helpers';
 
@@ -81,7 +81,7 @@ const column = (value: fc.Arbitrary<string>) =>
   fc.tuple(fc.nat({ max: 40 }), fc.array(fc.option(value, { freq: 4 }), { maxLength: 250 }), fc.nat({ max: 40 }))
     .map(([pre, body, post]) => [...Array(pre).fill(null), ...body, ...Array(post).fill(null)] as Array<string | null>);
 
-function cell(r: DuckDBMaterializedResult, i: number): unknown {
+function cell(r: DuckDBResultReader, i: number): unknown {
   return r.getRowsJS()[0][i];
 }
 

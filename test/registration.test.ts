@@ -1,8 +1,14 @@
 import { DuckDBInstance, version } from '@duckdb/node-api';
 import { describe, expect, it } from 'vitest';
-import { checkDuckDBVersion, normalizeVersion, registerVortex } from '../src/index';
+import { checkDuckDBVersion, normalizeVersion, pushdownRules, registerVortex } from '../src/index';
 import { loadAddon } from '../src/native';
-import { rows, scalar } from './helpers';
+import { compileRules } from '../src/rules';
+import { isPushed, rows, scalar } from './helpers';
+
+/** The native handle behind a node-api object (TS-private there), as registerVortex reaches it. */
+function nativeHandle(obj: object, field: 'connection' | 'prepared_statement' | 'appender'): unknown {
+  return (obj as Record<typeof field, unknown>)[field];
+}
 
 describe('registerVortex', () => {
   it('registers the extension, its functions and settings', async () => {
@@ -53,6 +59,109 @@ describe('registerVortex', () => {
     expect(await scalar(conn, "SELECT current_setting('vortex_pushdown_sum')")).toBe(false);
     expect(await scalar(conn, "SELECT current_setting('vortex_pushdown_min')")).toBe(false);
     expect(await scalar(conn, "SELECT current_setting('vortex_pushdown_max')")).toBe(true);
+  });
+});
+
+describe('attach() checks what it is given', () => {
+  it('refuses node-bindings externals that are not connections (prepared statement, appender) with a TypeError', async () => {
+    const conn = await (await DuckDBInstance.create(':memory:')).connect();
+    await conn.run('CREATE TABLE t (x INTEGER)');
+    const stmt = await conn.prepare('SELECT 1');
+    const appender = await conn.createAppender('t');
+    const addon = loadAddon();
+    for (const foreign of [nativeHandle(stmt, 'prepared_statement'), nativeHandle(appender, 'appender')]) {
+      let caught: unknown;
+      try {
+        addon.attach(foreign, compileRules(), false);
+      } catch (e) {
+        caught = e;
+      }
+      expect(caught).toBeInstanceOf(TypeError);
+      expect(String(caught)).toMatch(/expects the connection handle of @duckdb\/node-bindings.*got another native handle/);
+    }
+    appender.closeSync();
+    // The connection itself is accepted and still works.
+    expect(addon.attach(nativeHandle(conn, 'connection'), compileRules(), false)).toBe(true);
+    expect(await scalar(conn, 'SELECT count(*) FROM t')).toBe(0n);
+  });
+
+  it('refuses values that are not handles with a TypeError', () => {
+    const addon = loadAddon();
+    for (const bad of [{}, { connection: 1 }, 42, 'conn', null, [], () => 0]) {
+      expect(() => addon.attach(bad, compileRules(), false)).toThrow(TypeError);
+      expect(() => addon.attach(bad, compileRules(), false)).toThrow(/expects the connection handle/);
+    }
+  });
+
+  it('refuses malformed arguments and rules with TypeErrors naming the problem', async () => {
+    const conn = await (await DuckDBInstance.create(':memory:')).connect();
+    const handle = nativeHandle(conn, 'connection');
+    const addon = loadAddon() as unknown as { attach(...args: unknown[]): boolean };
+    const [rule] = compileRules();
+    expect(() => addon.attach(handle)).toThrow(TypeError);
+    expect(() => addon.attach(handle, 'rules', false)).toThrow(/expected a DuckDB connection handle, an array and a boolean/);
+    expect(() => addon.attach(handle, [rule], 'yes')).toThrow(TypeError);
+    expect(() => addon.attach(handle, [42], false)).toThrow(/rule 0 must be an object/);
+    expect(() => addon.attach(handle, [rule, { ...rule, fn: 7 }], false)).toThrow(/rule 1: field 'fn' must be a string/);
+    expect(() => addon.attach(handle, [{ ...rule, skipNans: 'no' }], false)).toThrow(/rule 0: field 'skipNans' must be a boolean/);
+    // A getter that throws: its JS error reaches the caller unchanged.
+    const hostile = { ...rule, get type(): string { throw new RangeError('boom from a getter'); } };
+    expect(() => addon.attach(handle, [hostile], false)).toThrow(/boom from a getter/);
+    // Nothing was registered by the failed calls.
+    expect(await scalar(conn, "SELECT count(*) FROM duckdb_extensions() WHERE extension_name = 'vortex' AND loaded")).toBe(0n);
+    expect((await registerVortex(conn)).registered).toBe(true);
+  });
+
+  it('refuses a closed connection', async () => {
+    const conn = await (await DuckDBInstance.create(':memory:')).connect();
+    const handle = nativeHandle(conn, 'connection');
+    conn.closeSync();
+    expect(() => loadAddon().attach(handle, compileRules(), false)).toThrow(/the connection is closed/);
+  });
+});
+
+describe('registerVortex rules on an already registered database', () => {
+  const q = (agg: string) => `SELECT ${agg} FROM vortex_scan('/tmp/vtx-reg-rules.vtx')`;
+  const noMax = () => pushdownRules.filter((r) => r.fn !== 'max');
+
+  async function database() {
+    const instance = await DuckDBInstance.create(':memory:');
+    return { a: await instance.connect(), b: await instance.connect() };
+  }
+
+  it('throws when a later call passes different rules, naming the difference', async () => {
+    const { a, b } = await database();
+    expect((await registerVortex(a, { rules: noMax() })).registered).toBe(true);
+    const wider = registerVortex(b, { rules: pushdownRules });
+    await expect(wider).rejects.toThrow(/already registered with other pushdown rules/);
+    await expect(registerVortex(b, { rules: pushdownRules })).rejects.toThrow(/rules only in this call: max\(/);
+    await expect(registerVortex(a, { rules: noMax().filter((r) => r.fn !== 'min') })).rejects.toThrow(/rules only in the database: min\(/);
+    // The database keeps its first rules.
+    await a.run("COPY (SELECT 1 AS x) TO '/tmp/vtx-reg-rules.vtx' (FORMAT vortex)");
+    expect(await isPushed(b, q('max(x)'))).toBe(false);
+    expect(await isPushed(b, q('min(x)'))).toBe(true);
+  });
+
+  it('is idempotent with the same rules, in any order', async () => {
+    const { a, b } = await database();
+    expect((await registerVortex(a, { rules: noMax() })).registered).toBe(true);
+    expect((await registerVortex(b, { rules: [...noMax()].reverse() })).registered).toBe(false);
+    expect((await registerVortex(a, { rules: [...noMax(), ...noMax()] })).registered).toBe(false);
+  });
+
+  it('without rules, accepts whatever the database was registered with', async () => {
+    const { a, b } = await database();
+    expect((await registerVortex(a, { rules: noMax() })).registered).toBe(true);
+    expect((await registerVortex(b)).registered).toBe(false);
+    await a.run("COPY (SELECT 1 AS x) TO '/tmp/vtx-reg-rules.vtx' (FORMAT vortex)");
+    expect(await isPushed(b, q('max(x)'))).toBe(false);
+  });
+
+  it('a database registered without rules has the full allow-list: narrower rules later throw, the full list does not', async () => {
+    const { a, b } = await database();
+    expect((await registerVortex(a)).registered).toBe(true);
+    await expect(registerVortex(b, { rules: noMax() })).rejects.toThrow(/already registered with other pushdown rules/);
+    expect((await registerVortex(b, { rules: pushdownRules })).registered).toBe(false);
   });
 });
 

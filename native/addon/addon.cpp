@@ -15,54 +15,103 @@ struct NodeBindingsConnection {
 	duckdb::Connection *connection;
 };
 
-std::string GetString(const Napi::Object &o, const char *key) {
+// The N-API type tag @duckdb/node-bindings puts on its connection externals (its
+// ConnectionTypeTag). Its other externals (prepared statements, appenders, results, ...) carry
+// other tags, and an External from any other addon carries none: only a tagged one may be
+// read as a NodeBindingsConnection.
+constexpr napi_type_tag kNodeBindingsConnectionTag = {0x922B9BF54AB04DFC, 0x8A258578D371DB71};
+
+std::string GetString(const Napi::Object &o, uint32_t index, const char *key) {
 	auto v = o.Get(key);
 	if (!v.IsString()) {
-		throw Napi::TypeError::New(o.Env(), std::string("rule field '") + key + "' must be a string");
+		throw Napi::TypeError::New(o.Env(), "duckdb-vortex: rule " + std::to_string(index) + ": field '" + key +
+		                                        "' must be a string");
 	}
 	return v.As<Napi::String>().Utf8Value();
 }
 
-bool GetBool(const Napi::Object &o, const char *key) {
+bool GetBool(const Napi::Object &o, uint32_t index, const char *key) {
 	auto v = o.Get(key);
 	if (!v.IsBoolean()) {
-		throw Napi::TypeError::New(o.Env(), std::string("rule field '") + key + "' must be a boolean");
+		throw Napi::TypeError::New(o.Env(), "duckdb-vortex: rule " + std::to_string(index) + ": field '" + key +
+		                                        "' must be a boolean");
 	}
 	return v.As<Napi::Boolean>().Value();
 }
 
-// attach(connectionExternal, rules) -> boolean (true when newly registered in that database)
-Napi::Value Attach(const Napi::CallbackInfo &info) {
-	auto env = info.Env();
-	if (info.Length() != 2 || !info[0].IsExternal() || !info[1].IsArray()) {
-		throw Napi::TypeError::New(env, "attach(connection, rules): expected a DuckDB connection handle and an array");
-	}
-	auto *handle = info[0].As<Napi::External<NodeBindingsConnection>>().Data();
-	if (!handle || !handle->connection || !handle->connection->context) {
-		throw Napi::Error::New(env, "duckdb-vortex: the connection is closed");
-	}
+duckdb::shared_ptr<vortex::RulesTable> ParseRules(const Napi::Array &list) {
 	auto rules = duckdb::make_shared_ptr<vortex::RulesTable>();
-	auto list = info[1].As<Napi::Array>();
 	for (uint32_t i = 0; i < list.Length(); i++) {
 		auto v = list.Get(i);
 		if (!v.IsObject()) {
-			throw Napi::TypeError::New(env, "each rule must be an object");
+			throw Napi::TypeError::New(list.Env(), "duckdb-vortex: rule " + std::to_string(i) + " must be an object");
 		}
 		auto o = v.As<Napi::Object>();
 		vortex::PushdownRule r;
-		r.function = GetString(o, "fn");
-		r.type_key = GetString(o, "type");
-		r.setting = GetString(o, "setting");
-		r.skip_nans = GetBool(o, "skipNans");
-		r.empty_is_null = GetBool(o, "emptyIsNull");
+		r.function = GetString(o, i, "fn");
+		r.type_key = GetString(o, i, "type");
+		r.setting = GetString(o, i, "setting");
+		r.skip_nans = GetBool(o, i, "skipNans");
+		r.empty_is_null = GetBool(o, i, "emptyIsNull");
 		rules->rules.push_back(std::move(r));
 	}
+	return rules;
+}
+
+duckdb::Connection &ConnectionOf(const Napi::Value &value) {
+	auto env = value.Env();
+	if (!value.IsExternal() || !value.As<Napi::Object>().CheckTypeTag(&kNodeBindingsConnectionTag)) {
+		throw Napi::TypeError::New(env, "duckdb-vortex: attach() expects the connection handle of @duckdb/node-bindings "
+		                                "(DuckDBConnection's), got " +
+		                                    std::string(value.IsExternal() ? "another native handle" : "a non-handle value"));
+	}
+	auto *handle = value.As<Napi::External<NodeBindingsConnection>>().Data();
+	if (!handle || !handle->connection || !handle->connection->context) {
+		throw Napi::Error::New(env, "duckdb-vortex: the connection is closed");
+	}
+	return *handle->connection;
+}
+
+// attach(connectionExternal, rules, rulesGiven) -> boolean (true when newly registered in that
+// database). rulesGiven: the caller chose these rules; a database registered with other rules
+// is then an error. Otherwise the rules only apply if this call registers.
+Napi::Value AttachUnchecked(const Napi::CallbackInfo &info) {
+	auto env = info.Env();
+	if (info.Length() < 2 || info.Length() > 3 || !info[1].IsArray() || (info.Length() == 3 && !info[2].IsBoolean())) {
+		throw Napi::TypeError::New(env, "duckdb-vortex: attach(connection, rules[, rulesGiven]): expected a DuckDB "
+		                                "connection handle, an array and a boolean");
+	}
+	auto &connection = ConnectionOf(info[0]);
+	auto rules = ParseRules(info[1].As<Napi::Array>());
+	bool rules_given = info.Length() == 3 && info[2].As<Napi::Boolean>().Value();
+
+	auto &db = *connection.context->db;
+	auto result = vortex::RegisterVortex(db, rules);
+	if (!result.rules) {
+		throw Napi::Error::New(env, "duckdb-vortex: this database already has an extension named 'vortex' that is not "
+		                            "duckdb-vortex; cannot register");
+	}
+	if (!result.registered && rules_given && !result.rules->SameRules(*rules)) {
+		throw Napi::Error::New(env, "duckdb-vortex: this database is already registered with other pushdown rules (" +
+		                                result.rules->DescribeDifference(*rules, "in the database", "in this call") +
+		                                "). A database keeps the rules of its first registration: pass the same rules, "
+		                                "or omit `rules` to accept the database's.");
+	}
+	return Napi::Boolean::New(env, result.registered);
+}
+
+// No C++ exception may cross into N-API: everything that is not already a JS error becomes one.
+Napi::Value Attach(const Napi::CallbackInfo &info) {
+	auto env = info.Env();
 	try {
-		auto &db = *handle->connection->context->db;
-		return Napi::Boolean::New(env, vortex::RegisterVortex(db, std::move(rules)));
+		return AttachUnchecked(info);
+	} catch (Napi::Error &) {
+		throw;
 	} catch (std::exception &e) {
 		duckdb::ErrorData error(e);
 		throw Napi::Error::New(env, "duckdb-vortex: registration failed: " + error.Message());
+	} catch (...) {
+		throw Napi::Error::New(env, "duckdb-vortex: registration failed (unknown error)");
 	}
 }
 

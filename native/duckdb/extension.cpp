@@ -14,6 +14,9 @@
 #include "duckdb/parser/expression/function_expression.hpp"
 #include "duckdb/parser/tableref/table_function_ref.hpp"
 
+#include <atomic>
+#include <memory>
+
 #ifndef VORTEX_DUCKDB_VERSION
 #error "VORTEX_DUCKDB_VERSION must name the DuckDB version of the headers (set by the build)"
 #endif
@@ -42,17 +45,64 @@ unique_ptr<TableRef> ReplacementScan(ClientContext &context, ReplacementScanInpu
 	return std::move(ref);
 }
 
+OptimizerExtension Copy(const OptimizerExtension &e) {
+	return e;
+}
+
+duckdb::ReplacementScan Copy(duckdb::ReplacementScan &e) {
+	// Entries without data (DuckDB's own) are copied, so the retired list stays intact for a
+	// reader still walking it; an entry that owns data can only be moved.
+	if (!e.data) {
+		return duckdb::ReplacementScan(e.function);
+	}
+	return duckdb::ReplacementScan(e.function, std::move(e.data));
+}
+
+//! Appends to one of DBConfig's lists, which other connections read without a lock while they
+//! bind and optimize. Appending in place could reallocate the list and free (or move from) the
+//! elements under a reader; instead the complete new list is built aside and swapped in, and
+//! the old one is kept alive with the database (in `keep`), so that a reader still walking it
+//! reads valid elements.
+template <class LIST, class ITEM>
+void Publish(LIST &list, std::vector<ITEM> additions, RulesTable &keep) {
+	auto fresh = std::make_shared<LIST>();
+	fresh->reserve(list.size() + additions.size());
+	for (auto &e : list) {
+		fresh->push_back(Copy(e));
+	}
+	for (auto &e : additions) {
+		fresh->push_back(std::move(e));
+	}
+	std::atomic_thread_fence(std::memory_order_release);
+	list.swap(*fresh);
+	keep.retired.push_back(std::move(fresh));
+}
+
+//! The rules of a database where the extension is already registered: the optimizer's info.
+shared_ptr<RulesTable> RegisteredRules(DatabaseInstance &db) {
+	for (auto &ext : DBConfig::GetConfig(db).optimizer_extensions) {
+		if (ext.optimizer_info && dynamic_cast<RulesTable *>(ext.optimizer_info.get())) {
+			return shared_ptr_cast<OptimizerExtensionInfo, RulesTable>(ext.optimizer_info);
+		}
+	}
+	return nullptr;
+}
+
 } // namespace
 
 const char *CompiledDuckDBVersion() {
 	return VORTEX_DUCKDB_VERSION;
 }
 
-bool RegisterVortex(DatabaseInstance &db, shared_ptr<RulesTable> rules) {
+Registration RegisterVortex(DatabaseInstance &db, shared_ptr<RulesTable> rules) {
+	Registration result;
 	auto &manager = ExtensionManager::Get(db);
+	// BeginLoad serializes concurrent registrations of a database: one gets the load, the
+	// others wait for it to finish and then see the extension loaded.
 	auto active = manager.BeginLoad("vortex");
 	if (!active) {
-		return false;
+		result.rules = RegisteredRules(db);
+		return result;
 	}
 	try {
 		ExtensionLoader loader(*active);
@@ -64,9 +114,14 @@ bool RegisterVortex(DatabaseInstance &db, shared_ptr<RulesTable> rules) {
 		loader.RegisterFunction(GetVortexCopyFunction("vtx"));
 		auto &config = DBConfig::GetConfig(db);
 		RegisterSettings(config);
-		config.replacement_scans.emplace_back(ReplacementScan);
-		config.optimizer_extensions.push_back(GetPushdownOptimizer(std::move(rules)));
-		config.optimizer_extensions.push_back(GetAtomicCopyOptimizer());
+		auto &keep = *rules;
+		std::vector<duckdb::ReplacementScan> scans;
+		scans.emplace_back(ReplacementScan);
+		Publish(config.replacement_scans, std::move(scans), keep);
+		std::vector<OptimizerExtension> optimizers;
+		optimizers.push_back(GetPushdownOptimizer(rules));
+		optimizers.push_back(GetAtomicCopyOptimizer());
+		Publish(config.optimizer_extensions, std::move(optimizers), keep);
 		ExtensionInstallInfo info;
 		info.mode = ExtensionInstallMode::STATICALLY_LINKED;
 		info.version = kExtensionVersion;
@@ -75,7 +130,9 @@ bool RegisterVortex(DatabaseInstance &db, shared_ptr<RulesTable> rules) {
 		active->LoadFail(ErrorData(e));
 		throw;
 	}
-	return true;
+	result.registered = true;
+	result.rules = std::move(rules);
+	return result;
 }
 
 } // namespace vortex

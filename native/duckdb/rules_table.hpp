@@ -3,6 +3,7 @@
 #pragma once
 #include "duckdb.hpp"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,15 @@ struct PushdownRule {
 
 struct RulesTable : public duckdb::OptimizerExtensionInfo {
 	std::vector<PushdownRule> rules;
+	//! Lists of the database's configuration that registration replaced while other connections
+	//! may still have been reading them; kept as long as the database (see RegisterVortex).
+	std::vector<std::shared_ptr<void>> retired;
+
 	const PushdownRule *Find(const std::string &function, const std::string &type_key) const;
+	//! Same set of rules (order and repetitions aside), every field equal.
+	bool SameRules(const RulesTable &other) const;
+	//! Human-readable difference, e.g. "2 rules only here: max(INTEGER), max(BIGINT); 1 only there: ...".
+	std::string DescribeDifference(const RulesTable &other, const char *here, const char *there) const;
 };
 
 //! The key under which rules name a column type: DuckDB's type name, with DECIMAL split by
