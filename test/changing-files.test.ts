@@ -79,7 +79,7 @@ describe.each(MODES)('a rewritten file (prepared $prepared, pushdown $pushdown)'
     for (const format of ['vtx', 'parquet'] as const) {
       const path = join(dir, `p-${mode.prepared}-${mode.pushdown}-${_name.length}.${format}`);
       await conn.run(`COPY (${FIRST}) ${copyTo(format, path)}`);
-      results[format] = await scenario(query(scanOf(format, path)), () => conn.run(`COPY (${SECOND}) ${copyTo(format, path)}`), mode);
+      results[format] = await scenario(query(scanOf(format, path)), async () => void (await conn.run(`COPY (${SECOND}) ${copyTo(format, path)}`)), mode);
     }
     expect(results.vtx.after).toBe(results.vtx.fresh);
     expect(results.parquet.after).toBe(results.parquet.fresh);
@@ -135,7 +135,8 @@ describe('prepared statements against random rewrites', () => {
   });
   const vtxPath = join(dir, 'rewritten.vtx');
 
-  function select(v: fc.RecordValue<{ rows: number; nullEvery: number; base: bigint; step: bigint; zone: number }>): string {
+  interface Version { rows: number; nullEvery: number; base: bigint; step: bigint; zone: number }
+  function select(v: Version): string {
     const nul = (expr: string) => (v.nullEvery === 0 ? expr : `CASE WHEN i % ${v.nullEvery} = 0 THEN NULL ELSE ${expr} END`);
     // Values stay inside BIGINT: clamp the arithmetic in HUGEINT, then cast.
     const x = `greatest(least(${v.base}::HUGEINT + i::HUGEINT * ${v.step}, 9223372036854775807), -9223372036854775808)::BIGINT`;
@@ -146,7 +147,7 @@ describe('prepared statements against random rewrites', () => {
 
   it('every execution equals a fresh statement, pushed and not', async () => {
     await conn.run(`COPY (${select({ rows: 10, nullEvery: 0, base: 0n, step: 1n, zone: 0 })}) TO ${sqlString(vtxPath)} (FORMAT vortex)`);
-    const prepared = [];
+    const prepared: Array<{ sql: string; stmt: { run(): Promise<string> } }> = [];
     for (const sql of STATEMENTS) prepared.push({ sql: sql.replace('SCAN', `vortex_scan(${sqlString(vtxPath)})`), stmt: await prepare(sql.replace('SCAN', `vortex_scan(${sqlString(vtxPath)})`)) });
     await fc.assert(
       fc.asyncProperty(version, fc.boolean(), async (v, pushdown) => {

@@ -77,7 +77,7 @@ describe('attach() checks what it is given', () => {
         caught = e;
       }
       expect(caught).toBeInstanceOf(TypeError);
-      expect(String(caught)).toMatch(/expects the connection handle of @duckdb\/node-bindings.*got another native handle/);
+      expect(String(caught)).toMatch(/expected the connection handle of @duckdb\/node-bindings.*got another native handle/);
     }
     appender.closeSync();
     // The connection itself is accepted and still works.
@@ -89,7 +89,7 @@ describe('attach() checks what it is given', () => {
     const addon = loadAddon();
     for (const bad of [{}, { connection: 1 }, 42, 'conn', null, [], () => 0]) {
       expect(() => addon.attach(bad, compileRules(), false)).toThrow(TypeError);
-      expect(() => addon.attach(bad, compileRules(), false)).toThrow(/expects the connection handle/);
+      expect(() => addon.attach(bad, compileRules(), false)).toThrow(/expected the connection handle/);
     }
   });
 

@@ -2,24 +2,13 @@
 // and registers the extension there. The addon links the libduckdb.so that
 // @duckdb/node-bindings loaded, so both see one DuckDB.
 #include "../duckdb/extension.hpp"
+#include "connection.hpp"
 #include "test_hooks.hpp"
 #include "duckdb.hpp"
 
 #include <napi.h>
 
 namespace {
-
-// @duckdb/node-bindings keeps a connection as an external whose data starts with the C API
-// handle; the C API's duckdb_connection is a duckdb::Connection *.
-struct NodeBindingsConnection {
-	duckdb::Connection *connection;
-};
-
-// The N-API type tag @duckdb/node-bindings puts on its connection externals (its
-// ConnectionTypeTag). Its other externals (prepared statements, appenders, results, ...) carry
-// other tags, and an External from any other addon carries none: only a tagged one may be
-// read as a NodeBindingsConnection.
-constexpr napi_type_tag kNodeBindingsConnectionTag = {0x922B9BF54AB04DFC, 0x8A258578D371DB71};
 
 std::string GetString(const Napi::Object &o, uint32_t index, const char *key) {
 	auto v = o.Get(key);
@@ -58,19 +47,6 @@ duckdb::shared_ptr<vortex::RulesTable> ParseRules(const Napi::Array &list) {
 	return rules;
 }
 
-duckdb::Connection &ConnectionOf(const Napi::Value &value) {
-	auto env = value.Env();
-	if (!value.IsExternal() || !value.As<Napi::Object>().CheckTypeTag(&kNodeBindingsConnectionTag)) {
-		throw Napi::TypeError::New(env, "duckdb-vortex: attach() expects the connection handle of @duckdb/node-bindings "
-		                                "(DuckDBConnection's), got " +
-		                                    std::string(value.IsExternal() ? "another native handle" : "a non-handle value"));
-	}
-	auto *handle = value.As<Napi::External<NodeBindingsConnection>>().Data();
-	if (!handle || !handle->connection || !handle->connection->context) {
-		throw Napi::Error::New(env, "duckdb-vortex: the connection is closed");
-	}
-	return *handle->connection;
-}
 
 // attach(connectionExternal, rules, rulesGiven) -> boolean (true when newly registered in that
 // database). rulesGiven: the caller chose these rules; a database registered with other rules
@@ -81,7 +57,7 @@ Napi::Value AttachUnchecked(const Napi::CallbackInfo &info) {
 		throw Napi::TypeError::New(env, "duckdb-vortex: attach(connection, rules[, rulesGiven]): expected a DuckDB "
 		                                "connection handle, an array and a boolean");
 	}
-	auto &connection = ConnectionOf(info[0]);
+	auto &connection = vortex_addon::ConnectionOf(info[0]);
 	auto rules = ParseRules(info[1].As<Napi::Array>());
 	bool rules_given = info.Length() == 3 && info[2].As<Napi::Boolean>().Value();
 

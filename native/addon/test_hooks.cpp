@@ -1,5 +1,7 @@
 #include "test_hooks.hpp"
 
+#include "connection.hpp"
+
 #include "duckdb.hpp"
 #include "duckdb/main/client_context.hpp"
 #include "duckdb/planner/operator/logical_get.hpp"
@@ -7,10 +9,6 @@
 namespace vortex_addon {
 
 namespace {
-
-struct NodeBindingsConnection {
-	duckdb::Connection *connection;
-};
 
 duckdb::LogicalGet *FirstGet(duckdb::LogicalOperator &op) {
 	if (op.type == duckdb::LogicalOperatorType::LOGICAL_GET) {
@@ -32,9 +30,9 @@ Napi::Value ScanBindDataEqual(const Napi::CallbackInfo &info) {
 	if (info.Length() != 3 || !info[0].IsExternal() || !info[1].IsString() || !info[2].IsString()) {
 		throw Napi::TypeError::New(env, "scanBindDataEqual(connection, sqlA, sqlB)");
 	}
-	auto *handle = info[0].As<Napi::External<NodeBindingsConnection>>().Data();
+	auto &connection = ConnectionOf(info[0]);
 	try {
-		auto &context = *handle->connection->context;
+		auto &context = *connection.context;
 		auto a = context.ExtractPlan(info[1].As<Napi::String>().Utf8Value());
 		auto b = context.ExtractPlan(info[2].As<Napi::String>().Utf8Value());
 		auto ga = FirstGet(*a), gb = FirstGet(*b);
