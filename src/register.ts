@@ -21,8 +21,9 @@ export interface RegisterResult {
   registered: boolean;
 }
 
-const SETTING_OF: Record<'enabled' | PushdownFlag, string> = {
+const SETTING_OF: Record<'enabled' | 'grouped' | PushdownFlag, string> = {
   enabled: 'vortex_pushdown',
+  grouped: 'vortex_pushdown_grouped',
   count: 'vortex_pushdown_count',
   sum: 'vortex_pushdown_sum',
   avg: 'vortex_pushdown_avg',

@@ -15,8 +15,26 @@ export type AggregateName = 'count_star' | 'count' | 'sum' | 'sum_no_overflow' |
 /** The per-function switches, each a DuckDB setting `vortex_pushdown_<flag>`. */
 export type PushdownFlag = 'count' | 'sum' | 'avg' | 'min' | 'max';
 
-/** Master switch plus one switch per aggregate family; absent means enabled. */
-export type PushdownFlags = Partial<Record<'enabled' | PushdownFlag, boolean>>;
+/**
+ * Master switch, one switch per aggregate family, and `grouped` (GROUP BY answered inside the
+ * reader); absent means enabled.
+ */
+export type PushdownFlags = Partial<Record<'enabled' | 'grouped' | PushdownFlag, boolean>>;
+
+/**
+ * GROUP BY pushdown applies the same allow-list per group, with the same rewrites (an all-NULL
+ * group gives NULL for sum/avg/min/max and 0 for count, as DuckDB does). In addition:
+ * - keys are plain columns of the scan, uncast (DuckDB's own compressed materialization of
+ *   integer and short string keys is applied to each group's key: it is one-to-one); never
+ *   FLOAT/DOUBLE (-0.0 and 0.0, NaNs), INTERVAL or TIME WITH TIME ZONE keys, whose equal values
+ *   can have different bytes;
+ * - DISTINCT, FILTER, ORDER BY inside an aggregate, GROUPING SETS, ROLLUP, CUBE and expressions
+ *   as keys leave the query to DuckDB;
+ * - sum/avg of 128-bit integers are not pushed per group (the no-overflow proof is global);
+ * - a zone whose keys are constant (min = max and no NULL, or all NULL) is answered from its
+ *   statistics; other zones are decoded and grouped in the reader.
+ */
+export const groupedPushdown = Object.freeze({ setting: 'vortex_pushdown_grouped' });
 
 /** How the native kernels are asked to compute, and how their Vortex-semantics result is rewritten. */
 export interface PushdownRule {

@@ -22,7 +22,8 @@ describe('registerVortex', () => {
     const settings = await rows(conn, "SELECT name, value FROM duckdb_settings() WHERE name LIKE 'vortex_pushdown%' ORDER BY name");
     expect(settings).toEqual([
       ['vortex_pushdown', 'true'], ['vortex_pushdown_avg', 'true'], ['vortex_pushdown_count', 'true'],
-      ['vortex_pushdown_max', 'true'], ['vortex_pushdown_min', 'true'], ['vortex_pushdown_sum', 'true'],
+      ['vortex_pushdown_grouped', 'true'], ['vortex_pushdown_max', 'true'], ['vortex_pushdown_min', 'true'],
+      ['vortex_pushdown_sum', 'true'],
     ]);
   });
 

@@ -2,14 +2,18 @@
 
 #include "../compute/aggregate_state.hpp"
 #include "duckdb_semantics.hpp"
+#include "grouped_aggregate.hpp"
 #include "pushed_aggregate.hpp"
 #include "scan_bind_data.hpp"
 #include "settings.hpp"
 #include "duckdb/common/types/decimal.hpp"
+#include "duckdb/optimizer/column_binding_replacer.hpp"
 #include "duckdb/optimizer/optimizer_extension.hpp"
 #include "duckdb/planner/expression/bound_aggregate_expression.hpp"
 #include "duckdb/planner/expression/bound_cast_expression.hpp"
 #include "duckdb/planner/expression/bound_columnref_expression.hpp"
+#include "duckdb/planner/expression/bound_function_expression.hpp"
+#include "duckdb/planner/expression/bound_reference_expression.hpp"
 #include "duckdb/planner/operator/logical_aggregate.hpp"
 #include "duckdb/planner/operator/logical_get.hpp"
 #include "duckdb/planner/operator/logical_projection.hpp"
@@ -228,14 +232,152 @@ bool FindChain(LogicalOperator &child, Chain &chain) {
 	return chain.scan && chain.scan->predicates.empty();
 }
 
-void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<LogicalOperator> &op) {
+//! Key types whose raw bytes are equal exactly when DuckDB's GROUP BY puts values together:
+//! not floats (-0.0 and 0.0, NaNs), intervals (normalised) or TIME WITH TIME ZONE.
+bool GroupableKey(const LogicalType &t) {
+	switch (t.id()) {
+	case LogicalTypeId::FLOAT:
+	case LogicalTypeId::DOUBLE:
+	case LogicalTypeId::INTERVAL:
+	case LogicalTypeId::TIME_TZ:
+		return false;
+	default:
+		return true;
+	}
+}
+
+//! Follows a group's binding down through projections of plain column references.
+const Expression *Unwrap(const Chain &chain, const Expression &expr) {
+	const Expression *e = &expr;
+	while (e->GetExpressionClass() == ExpressionClass::BOUND_COLUMN_REF) {
+		auto &ref = e->Cast<BoundColumnRefExpression>();
+		const Expression *next = nullptr;
+		for (auto *p : chain.projections) {
+			if (p->table_index == ref.binding.table_index && ref.binding.column_index < p->expressions.size()) {
+				next = p->expressions[ref.binding.column_index].get();
+			}
+		}
+		if (!next) {
+			break;
+		}
+		e = next;
+	}
+	return e;
+}
+
+//! DuckDB's compressed materialization maps integer and short string keys one-to-one onto
+//! narrower integers below a GROUP BY (and back above it). Keys are grouped raw and the same
+//! function is applied to each group's key, which is exact because the mapping is injective.
+bool IsCompressFunction(const Expression &e) {
+	if (e.GetExpressionClass() != ExpressionClass::BOUND_FUNCTION) {
+		return false;
+	}
+	auto &name = e.Cast<BoundFunctionExpression>().function.name;
+	return StringUtil::StartsWith(name, "__internal_compress_integral_") ||
+	       StringUtil::StartsWith(name, "__internal_compress_string_");
+}
+
+//! Replaces the column reference under a compress function by input column 0.
+unique_ptr<Expression> KeyTransform(const Expression &compress, const LogicalType &key_type) {
+	auto copy = compress.Copy();
+	auto &fn = copy->Cast<BoundFunctionExpression>();
+	fn.children[0] = make_uniq<BoundReferenceExpression>(key_type, 0);
+	return copy;
+}
+
+//! The scan fields a GROUP BY groups on: plain columns of the scan of groupable types, uncast,
+//! or under DuckDB's compressed materialization.
+bool ResolveKeys(const Chain &chain, const LogicalAggregate &agg, std::vector<idx_t> &keys,
+                 vector<unique_ptr<Expression>> &transforms) {
+	for (auto &g : agg.groups) {
+		idx_t field;
+		const Expression *inner = Unwrap(chain, *g);
+		unique_ptr<Expression> transform;
+		if (IsCompressFunction(*inner)) {
+			auto &fn = inner->Cast<BoundFunctionExpression>();
+			if (fn.children.empty() || fn.children[0]->GetExpressionClass() != ExpressionClass::BOUND_COLUMN_REF) {
+				return false;
+			}
+			for (idx_t i = 1; i < fn.children.size(); i++) {
+				if (fn.children[i]->GetExpressionClass() != ExpressionClass::BOUND_CONSTANT) {
+					return false;
+				}
+			}
+			if (!ResolveColumn(chain, *fn.children[0], field) ||
+			    fn.children[0]->return_type != chain.scan->types[field]) {
+				return false;
+			}
+			transform = KeyTransform(*inner, chain.scan->types[field]);
+		} else if (g->GetExpressionClass() != ExpressionClass::BOUND_COLUMN_REF || !ResolveColumn(chain, *g, field) ||
+		           g->return_type != chain.scan->types[field]) {
+			return false;
+		}
+		if (!GroupableKey(chain.scan->types[field]) ||
+		    chain.scan->fields[field].type.Kind() == vtx::PhysicalKind::FLOAT) {
+			return false;
+		}
+		keys.push_back(field);
+		transforms.push_back(std::move(transform));
+	}
+	return true;
+}
+
+//! Replaces the grouped aggregate by a scan emitting [keys..., aggregates...] per group. The
+//! get takes the aggregate's group_index as its table index, so the keys' bindings hold; the
+//! aggregates' bindings (aggregate_index, j) are rewritten above it to (group_index, keys + j).
+void PushGrouped(LogicalAggregate &agg, const Chain &chain, std::vector<idx_t> keys,
+                 vector<unique_ptr<Expression>> transforms, std::vector<PushedAggregate> aggregates, unique_ptr<LogicalOperator> &op,
+                 vector<ReplacementBinding> &rebind) {
+	auto bind = make_uniq<GroupedBindData>();
+	bind->files = chain.scan->files;
+	bind->fields = chain.scan->fields;
+	bind->field_types = chain.scan->types;
+	bind->keys = std::move(keys);
+	bind->aggregates = std::move(aggregates);
+	vector<LogicalType> types;
+	vector<string> names;
+	for (idx_t i = 0; i < bind->keys.size(); i++) {
+		types.push_back(agg.groups[i]->return_type);
+		names.push_back(chain.scan->fields[bind->keys[i]].name);
+	}
+	bind->key_transforms = std::move(transforms);
+	for (idx_t i = 0; i < agg.expressions.size(); i++) {
+		types.push_back(agg.expressions[i]->return_type);
+		names.push_back(bind->aggregates[i].display);
+		rebind.emplace_back(ColumnBinding(agg.aggregate_index, i),
+		                    ColumnBinding(agg.group_index, bind->keys.size() + i));
+	}
+	auto estimate = agg.has_estimated_cardinality ? agg.estimated_cardinality : idx_t(0);
+	auto get = make_uniq<LogicalGet>(agg.group_index, GetGroupedAggregateFunction(), std::move(bind), types, names);
+	for (idx_t i = 0; i < types.size(); i++) {
+		get->AddColumnId(i);
+	}
+	if (estimate) {
+		get->has_estimated_cardinality = true;
+		get->estimated_cardinality = estimate;
+	}
+	op = std::move(get);
+}
+
+void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<LogicalOperator> &op,
+             vector<ReplacementBinding> &rebind) {
 	auto &agg = op->Cast<LogicalAggregate>();
-	if (!agg.groups.empty() || agg.grouping_sets.size() > 1 || !agg.grouping_functions.empty() ||
-	    agg.expressions.empty() || agg.children.size() != 1) {
+	const bool grouped = !agg.groups.empty();
+	if (agg.grouping_sets.size() > 1 || !agg.grouping_functions.empty() || agg.expressions.empty() ||
+	    agg.children.size() != 1) {
+		return;
+	}
+	if (grouped && (!SettingEnabled(context, kGroupedPushdownSetting) || agg.grouping_sets.size() != 1 ||
+	                agg.grouping_sets[0].size() != agg.groups.size())) {
 		return;
 	}
 	Chain chain;
 	if (!FindChain(*agg.children[0], chain)) {
+		return;
+	}
+	std::vector<idx_t> keys;
+	vector<unique_ptr<Expression>> transforms;
+	if (grouped && !ResolveKeys(chain, agg, keys, transforms)) {
 		return;
 	}
 	auto bind = make_uniq<PushedBindData>();
@@ -276,9 +418,19 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 		if (!rule || !SettingEnabled(context, rule->setting) || !NativelySupported(p, stored, *chain.scan)) {
 			return;
 		}
+		// Per-group sums of 128-bit integers would need the no-overflow proof per group.
+		if (grouped && p.kind != AggregateKind::COUNT_STAR && p.kind != AggregateKind::COUNT &&
+		    p.kind != AggregateKind::MIN && p.kind != AggregateKind::MAX &&
+		    stored.InternalType() == PhysicalType::INT128) {
+			return;
+		}
 		p.skip_nans = rule->skip_nans;
 		p.empty_is_null = rule->empty_is_null;
 		bind->aggregates.push_back(std::move(p));
+	}
+	if (grouped) {
+		PushGrouped(agg, chain, std::move(keys), std::move(transforms), std::move(bind->aggregates), op, rebind);
+		return;
 	}
 	bind->files = chain.scan->files;
 	bind->fields = chain.scan->fields;
@@ -299,12 +451,13 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 	op = std::move(get);
 }
 
-void Visit(ClientContext &context, const RulesTable &rules, unique_ptr<LogicalOperator> &op) {
+void Visit(ClientContext &context, const RulesTable &rules, unique_ptr<LogicalOperator> &op,
+           vector<ReplacementBinding> &rebind) {
 	for (auto &child : op->children) {
-		Visit(context, rules, child);
+		Visit(context, rules, child, rebind);
 	}
 	if (op->type == LogicalOperatorType::LOGICAL_AGGREGATE_AND_GROUP_BY) {
-		TryPush(context, rules, op);
+		TryPush(context, rules, op, rebind);
 	}
 }
 
@@ -313,7 +466,13 @@ void Optimize(OptimizerExtensionInput &input, unique_ptr<LogicalOperator> &plan)
 		return;
 	}
 	auto &rules = static_cast<const RulesTable &>(*input.info);
-	Visit(input.context, rules, plan);
+	vector<ReplacementBinding> rebind;
+	Visit(input.context, rules, plan, rebind);
+	if (!rebind.empty()) {
+		ColumnBindingReplacer replacer;
+		replacer.replacement_bindings = std::move(rebind);
+		replacer.VisitOperator(*plan);
+	}
 }
 
 } // namespace

@@ -175,6 +175,10 @@ InsertionOrderPreservingMap<string> PushedToString(TableFunctionToStringInput &i
 
 } // namespace
 
+Value FinalizePushed(const PushedAggregate &a, const AggregateState *s, uint64_t rows, const LogicalType &field_type) {
+	return Finalize(a, s, rows, field_type);
+}
+
 TableFunction GetPushedAggregateFunction() {
 	TableFunction tf("vortex_scan", {}, PushedScan, nullptr, PushedInit);
 	tf.cardinality = PushedCardinality;

@@ -2,6 +2,7 @@
 // the finished aggregates, computed when the query runs (not when it is planned, since a
 // prepared statement is planned once and may run many times against changing files).
 #pragma once
+#include "../compute/aggregate_state.hpp"
 #include "../compute/kernels.hpp"
 #include "../format/metadata.hpp"
 #include "duckdb.hpp"
@@ -39,5 +40,10 @@ struct PushedBindData : public duckdb::TableFunctionData {
 };
 
 duckdb::TableFunction GetPushedAggregateFunction();
+
+//! DuckDB's value of aggregate `a` over what `s` accumulated (`rows` rows in all; `s` is null
+//! for count_star), rewritten from Vortex's semantics as src/rules.ts says.
+duckdb::Value FinalizePushed(const PushedAggregate &a, const vtx::compute::AggregateState *s, uint64_t rows,
+                             const duckdb::LogicalType &field_type);
 
 } // namespace vortex

@@ -7,6 +7,8 @@ using namespace duckdb;
 const char *const kPushdownSettings[6] = {"vortex_pushdown",     "vortex_pushdown_count", "vortex_pushdown_sum",
                                           "vortex_pushdown_avg", "vortex_pushdown_min",   "vortex_pushdown_max"};
 
+const char *const kGroupedPushdownSetting = "vortex_pushdown_grouped";
+
 void RegisterSettings(DBConfig &config) {
 	config.AddExtensionOption(kPushdownSettings[0], "Answer ungrouped aggregates over vortex_scan from zone statistics",
 	                          LogicalType::BOOLEAN, Value::BOOLEAN(true));
@@ -15,6 +17,8 @@ void RegisterSettings(DBConfig &config) {
 		config.AddExtensionOption(kPushdownSettings[i], "Allow pushing " + fn + " into vortex_scan",
 		                          LogicalType::BOOLEAN, Value::BOOLEAN(true));
 	}
+	config.AddExtensionOption(kGroupedPushdownSetting, "Allow answering GROUP BY aggregates inside vortex_scan",
+	                          LogicalType::BOOLEAN, Value::BOOLEAN(true));
 }
 
 bool SettingEnabled(ClientContext &context, const std::string &name) {

@@ -1,0 +1,251 @@
+#include "grouped_aggregate.hpp"
+
+#include "../compute/grouped_aggregation.hpp"
+#include "../format/reader.hpp"
+#include "plan_guard.hpp"
+#include "type_mapping.hpp"
+#include "duckdb/execution/expression_executor.hpp"
+
+#include <map>
+
+namespace vortex {
+
+using namespace duckdb;
+using vtx::compute::AggregateState;
+using vtx::compute::GroupedAggregation;
+
+unique_ptr<FunctionData> GroupedBindData::Copy() const {
+	auto r = make_uniq<GroupedBindData>();
+	r->files = files;
+	r->fields = fields;
+	r->field_types = field_types;
+	r->keys = keys;
+	for (auto &t : key_transforms) {
+		r->key_transforms.push_back(t ? t->Copy() : nullptr);
+	}
+	r->aggregates = aggregates;
+	return std::move(r);
+}
+
+bool GroupedBindData::Equals(const FunctionData &other_p) const {
+	auto &o = other_p.Cast<GroupedBindData>();
+	if (files.size() != o.files.size() || keys != o.keys || aggregates != o.aggregates ||
+	    key_transforms.size() != o.key_transforms.size() ||
+	    field_types != o.field_types) {
+		return false;
+	}
+	for (size_t i = 0; i < files.size(); i++) {
+		if (files[i].path != o.files[i].path || !SameFileVersion(*files[i].meta, *o.files[i].meta)) {
+			return false;
+		}
+	}
+	for (size_t k = 0; k < key_transforms.size(); k++) {
+		auto &a = key_transforms[k], &b = o.key_transforms[k];
+		if (bool(a) != bool(b) || (a && !a->Equals(*b))) {
+			return false;
+		}
+	}
+	return true;
+}
+
+namespace {
+
+struct GroupedGlobalState : public GlobalTableFunctionState {
+	std::vector<vector<Value>> rows; //! per group: the projected columns
+	idx_t next = 0;
+};
+
+//! The value columns the aggregates read, each once, and what each needs beyond counts.
+struct ValueColumns {
+	std::vector<idx_t> fields;
+	std::vector<bool> needs_minmax, needs_sum;
+	std::map<idx_t, idx_t> slot; //! field -> position in `fields`
+
+	explicit ValueColumns(const std::vector<PushedAggregate> &aggregates) {
+		for (auto &a : aggregates) {
+			if (a.kind == AggregateKind::COUNT_STAR) {
+				continue;
+			}
+			if (!slot.count(a.field)) {
+				slot[a.field] = fields.size();
+				fields.push_back(a.field);
+				needs_minmax.push_back(false);
+				needs_sum.push_back(false);
+			}
+			auto v = slot[a.field];
+			needs_minmax[v] = needs_minmax[v] || a.kind == AggregateKind::MIN || a.kind == AggregateKind::MAX;
+			needs_sum[v] = needs_sum[v] || a.kind == AggregateKind::SUM || a.kind == AggregateKind::AVG;
+		}
+	}
+};
+
+void ReadColumn(FileSource &source, const vtx::FileMetadata &meta, idx_t zone, idx_t field, const std::string &path,
+                vtx::DecodedColumn &out) {
+	try {
+		vtx::ReadChunk(source, meta, zone, field, out);
+	} catch (vtx::FormatError &e) {
+		ThrowFileError(path, e);
+	}
+}
+
+void AccumulateFile(ClientContext &context, const GroupedBindData &bind, idx_t f, const ValueColumns &values,
+                    GroupedAggregation &groups) {
+	auto file = OpenPlannedFile(context, bind.files, f, bind.fields, bind.field_types);
+	auto &meta = *file.meta;
+	auto &path = bind.files[f].path;
+	std::vector<bool> key_null(bind.keys.size());
+	std::vector<std::string> key(bind.keys.size());
+	for (idx_t z = 0; z < meta.zones.size(); z++) {
+		auto &zone = meta.zones[z];
+		if (zone.rows == 0) {
+			continue;
+		}
+		bool constant = true;
+		for (idx_t k = 0; constant && k < bind.keys.size(); k++) {
+			bool is_null = false;
+			constant = GroupedAggregation::ConstantKey(bind.fields[bind.keys[k]].type, zone.chunks[bind.keys[k]].stats,
+			                                           is_null, key[k]);
+			key_null[k] = is_null;
+		}
+		std::vector<const vtx::ZoneStats *> stats;
+		for (idx_t v = 0; constant && v < values.fields.size(); v++) {
+			auto &s = zone.chunks[values.fields[v]].stats;
+			constant = AggregateState::StatsSuffice(s, values.needs_minmax[v], values.needs_sum[v]);
+			stats.push_back(&s);
+		}
+		if (constant) {
+			groups.AddZone(key_null, key, zone.rows, stats);
+			continue;
+		}
+		// Decoded once per column, even where a key column is also aggregated.
+		std::map<idx_t, vtx::DecodedColumn> decoded;
+		for (auto k : bind.keys) {
+			ReadColumn(*file.source, meta, z, k, path, decoded[k]);
+		}
+		for (auto v : values.fields) {
+			if (!decoded.count(v)) {
+				ReadColumn(*file.source, meta, z, v, path, decoded[v]);
+			}
+		}
+		std::vector<const vtx::DecodedColumn *> key_columns, value_columns;
+		for (auto k : bind.keys) {
+			key_columns.push_back(&decoded[k]);
+		}
+		for (auto v : values.fields) {
+			value_columns.push_back(&decoded[v]);
+		}
+		groups.AddDecoded(key_columns, value_columns);
+	}
+}
+
+//! Per key column, the value of every group's key, after the key's transform if it has one.
+std::vector<vector<Value>> KeyValues(ClientContext &context, const GroupedBindData &bind,
+                                     const std::vector<vtx::compute::GroupState> &groups) {
+	std::vector<vector<Value>> out(bind.keys.size());
+	for (idx_t k = 0; k < bind.keys.size(); k++) {
+		auto &type = bind.field_types[bind.keys[k]];
+		for (auto &g : groups) {
+			out[k].push_back(g.key_null[k] ? Value(type) : RawToValue(type, g.keys[k]));
+		}
+		auto &transform = bind.key_transforms[k];
+		if (!transform) {
+			continue;
+		}
+		ExpressionExecutor executor(context, *transform);
+		DataChunk in, result;
+		in.Initialize(Allocator::Get(context), {type});
+		result.Initialize(Allocator::Get(context), {transform->return_type});
+		for (idx_t start = 0; start < groups.size(); start += STANDARD_VECTOR_SIZE) {
+			idx_t n = std::min<idx_t>(STANDARD_VECTOR_SIZE, groups.size() - start);
+			in.Reset();
+			result.Reset();
+			for (idx_t i = 0; i < n; i++) {
+				in.SetValue(0, i, out[k][start + i]);
+			}
+			in.SetCardinality(n);
+			executor.ExecuteExpression(in, result.data[0]);
+			for (idx_t i = 0; i < n; i++) {
+				out[k][start + i] = result.data[0].GetValue(i);
+			}
+		}
+	}
+	return out;
+}
+
+unique_ptr<GlobalTableFunctionState> GroupedInit(ClientContext &context, TableFunctionInitInput &input) {
+	auto &bind = input.bind_data->Cast<GroupedBindData>();
+	auto g = make_uniq<GroupedGlobalState>();
+	ValueColumns values(bind.aggregates);
+	std::vector<vtx::ColumnType> key_types, value_types;
+	for (auto k : bind.keys) {
+		key_types.push_back(bind.fields[k].type);
+	}
+	for (auto v : values.fields) {
+		value_types.push_back(bind.fields[v].type);
+	}
+	GroupedAggregation groups(key_types, value_types);
+	for (idx_t f = 0; f < bind.files.size(); f++) {
+		AccumulateFile(context, bind, f, values, groups);
+	}
+	auto key_values = KeyValues(context, bind, groups.Groups());
+	for (idx_t gi = 0; gi < groups.Groups().size(); gi++) {
+		auto &group = groups.Groups()[gi];
+		vector<Value> all;
+		for (idx_t k = 0; k < bind.keys.size(); k++) {
+			all.push_back(key_values[k][gi]);
+		}
+		for (auto &a : bind.aggregates) {
+			if (a.kind == AggregateKind::COUNT_STAR) {
+				all.push_back(FinalizePushed(a, nullptr, group.rows, LogicalType::BIGINT));
+			} else {
+				all.push_back(FinalizePushed(a, &group.values[values.slot.at(a.field)], group.rows,
+				                             bind.field_types[a.field]));
+			}
+		}
+		vector<Value> row;
+		for (auto id : input.column_ids) {
+			row.push_back(id < all.size() ? all[id] : Value());
+		}
+		g->rows.push_back(std::move(row));
+	}
+	return std::move(g);
+}
+
+void GroupedScan(ClientContext &, TableFunctionInput &data, DataChunk &output) {
+	auto &g = data.global_state->Cast<GroupedGlobalState>();
+	idx_t count = 0;
+	for (; g.next < g.rows.size() && count < STANDARD_VECTOR_SIZE; g.next++, count++) {
+		auto &row = g.rows[g.next];
+		for (idx_t c = 0; c < row.size(); c++) {
+			output.SetValue(c, count, row[c]);
+		}
+	}
+	output.SetCardinality(count);
+}
+
+InsertionOrderPreservingMap<string> GroupedToString(TableFunctionToStringInput &input) {
+	InsertionOrderPreservingMap<string> result;
+	auto &bind = input.bind_data->Cast<GroupedBindData>();
+	string groups, list;
+	for (auto k : bind.keys) {
+		groups += (groups.empty() ? "" : "\n") + bind.fields[k].name;
+	}
+	for (auto &a : bind.aggregates) {
+		list += (list.empty() ? "" : "\n") + a.display;
+	}
+	result["Pushed Groups"] = groups;
+	result["Pushed Aggregates"] = list;
+	result["Files"] = std::to_string(bind.files.size());
+	return result;
+}
+
+} // namespace
+
+TableFunction GetGroupedAggregateFunction() {
+	TableFunction tf("vortex_scan", {}, GroupedScan, nullptr, GroupedInit);
+	tf.to_string = GroupedToString;
+	tf.projection_pushdown = true;
+	return tf;
+}
+
+} // namespace vortex

@@ -1,0 +1,28 @@
+// The table function that replaces `AGGREGATE(groups) <- vortex_scan`: it emits one row per
+// group — the keys, then the finished aggregates — computed when the query runs, from zone
+// statistics where a zone's keys are constant and from decoded rows elsewhere.
+#pragma once
+#include "pushed_aggregate.hpp"
+
+namespace vortex {
+
+struct GroupedBindData : public duckdb::TableFunctionData {
+	std::vector<ScanFile> files; //! with the footers the plan was made from
+	std::vector<vtx::Field> fields;
+	duckdb::vector<duckdb::LogicalType> field_types;
+	std::vector<duckdb::idx_t> keys; //! scan fields grouped by, in GROUP BY order
+	//! Per key: null, or the injective function DuckDB applies to it (compressed
+	//! materialization), over input column 0.
+	duckdb::vector<duckdb::unique_ptr<duckdb::Expression>> key_transforms;
+	std::vector<PushedAggregate> aggregates;
+
+	duckdb::unique_ptr<duckdb::FunctionData> Copy() const override;
+	bool Equals(const duckdb::FunctionData &other) const override;
+	bool SupportStatementCache() const override {
+		return false;
+	}
+};
+
+duckdb::TableFunction GetGroupedAggregateFunction();
+
+} // namespace vortex

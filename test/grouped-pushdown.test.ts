@@ -1,0 +1,150 @@
+import { join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { explain, openDb, show, sqlString, tempDir } from './helpers';
+
+// GROUP BY answered inside the reader: for random key columns (NULL keys, clustered and random
+// layouts, one and two keys, many zones, several files) and every allowed aggregate, pushed =
+// not pushed = a DuckDB native table, rows compared after ORDER BY ALL, types included.
+
+const SEED = Number(process.env.VORTEX_FC_SEED ?? 20261130);
+const RUNS = Number(process.env.VORTEX_FC_RUNS ?? 25);
+
+let conn: DuckDBConnection;
+const dir = tempDir('vtx-grouped-');
+let n = 0;
+
+beforeAll(async () => {
+  ({ conn } = await openDb());
+});
+
+async function outcome(sql: string): Promise<string> {
+  try {
+    const r = await conn.runAndReadAll(sql);
+    return JSON.stringify({ types: r.columnTypes().map(String), rows: r.getRowsJS().map((row) => row.map(show)) });
+  } catch (e) {
+    return `error: ${(e as Error).message}`;
+  }
+}
+
+async function pushedGrouped(sql: string): Promise<boolean> {
+  const plan = await explain(conn, sql);
+  return plan.includes('Pushed Groups') && !/HASH_GROUP_BY|PERFECT_HASH_GROUP_BY/.test(plan);
+}
+
+/** Writes `select` to `files` .vtx files (small zones) and a native table. */
+async function load(select: string, files: number, zone: number): Promise<{ scan: string; table: string }> {
+  const table = `g${n++}`;
+  await conn.run(`CREATE TABLE ${table} AS ${select}`);
+  const sub = join(dir, table);
+  for (let f = 0; f < files; f++) {
+    await conn.run(`COPY (SELECT * EXCLUDE (rn) FROM (SELECT *, row_number() OVER () - 1 AS rn FROM ${table}) WHERE rn % ${files} = ${f})
+                    TO ${sqlString(`${sub}-${f}.vtx`)} (FORMAT vortex, ROW_GROUP_SIZE ${zone})`);
+  }
+  return { scan: `vortex_scan(${sqlString(`${sub}-*.vtx`)})`, table };
+}
+
+const KEY_TYPES: Array<{ type: string; expr: (v: string) => string }> = [
+  { type: 'INTEGER', expr: (v) => `(${v})::INTEGER` },
+  { type: 'BIGINT', expr: (v) => `(${v} * 1000000007)::BIGINT` },
+  { type: 'SMALLINT', expr: (v) => `(${v} - 3)::SMALLINT` },
+  { type: 'UTINYINT', expr: (v) => `(${v})::UTINYINT` },
+  { type: 'VARCHAR', expr: (v) => `'key-' || (${v}) || CASE WHEN (${v}) % 3 = 0 THEN repeat('x', 40) ELSE '' END` },
+  { type: 'DATE', expr: (v) => `DATE '2024-01-01' + (${v})::INTEGER` },
+  { type: 'TIMESTAMP', expr: (v) => `TIMESTAMP '2024-01-01' + INTERVAL ((${v})) HOUR` },
+  { type: 'BOOLEAN', expr: (v) => `(${v}) % 2 = 0` },
+  { type: 'DECIMAL(10,2)', expr: (v) => `((${v}) / 4)::DECIMAL(10,2)` },
+  { type: 'UUID', expr: (v) => `('00000000-0000-0000-0000-' || lpad((${v})::VARCHAR, 12, '0'))::UUID` },
+];
+const AGGS = ['count(*)', 'count(x)', 'sum(x)', 'avg(x)', 'min(x)', 'max(x)', 'min(s)', 'max(s)', 'count(s)', 'sum(d)', 'avg(d)', 'min(d)', 'max(d)'];
+
+const spec = fc.record({
+  keys: fc.array(fc.integer({ min: 0, max: KEY_TYPES.length - 1 }), { minLength: 1, maxLength: 2 }),
+  distinct: fc.constantFrom(1, 3, 8, 50),
+  clustered: fc.boolean(),
+  nullKeyEvery: fc.constantFrom(0, 5, 1),
+  nullValueEvery: fc.constantFrom(0, 3, 1),
+  rows: fc.constantFrom(1, 700, 3000),
+  files: fc.constantFrom(1, 3),
+  zone: fc.constantFrom(100, 1000),
+  aggs: fc.subarray(AGGS, { minLength: 1, maxLength: 6 }),
+});
+
+describe('grouped pushdown, differential', () => {
+  it('pushed = not pushed = native table', async () => {
+    await fc.assert(
+      fc.asyncProperty(spec, async (s) => {
+        const keyVal = (k: number) => (s.clustered ? `(i * ${s.distinct} // ${s.rows}) + ${k}` : `(hash(i * ${k + 7}) % ${s.distinct})::BIGINT`);
+        const nullable = (every: number, e: string) => (every === 0 ? e : `CASE WHEN i % ${every} = 0 THEN NULL ELSE ${e} END`);
+        const cols = s.keys.map((t, k) => `${nullable(s.nullKeyEvery, KEY_TYPES[t].expr(keyVal(k)))} AS k${k}`);
+        const select = `SELECT ${cols.join(', ')}, ${nullable(s.nullValueEvery, '(hash(i) % 100000)::BIGINT - 50000')} AS x,
+                        ${nullable(s.nullValueEvery, "'v' || (hash(i * 5) % 1000)")} AS s,
+                        ${nullable(s.nullValueEvery, '((hash(i * 3) % 20000)::DECIMAL(12,2) / 8)::DECIMAL(12,2)')} AS d
+                        FROM range(${s.rows}) t(i)`;
+        const { scan, table } = await load(select, s.files, s.zone);
+        const keys = s.keys.map((_t, k) => `k${k}`).join(', ');
+        const query = (from: string) => `SELECT ${keys}, ${s.aggs.join(', ')} FROM ${from} GROUP BY ${keys} ORDER BY ALL`;
+        const native = await outcome(query(table));
+        expect(await pushedGrouped(query(scan)), query(scan)).toBe(true);
+        expect(await outcome(query(scan)), query(scan)).toBe(native);
+        await conn.run('SET vortex_pushdown = false');
+        expect(await outcome(query(scan)), `${query(scan)} (not pushed)`).toBe(native);
+        await conn.run('SET vortex_pushdown = true');
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+});
+
+describe('shapes that are not pushed stay correct', () => {
+  let scan = '';
+  let table = '';
+  beforeAll(async () => {
+    ({ scan, table } = await load(
+      `SELECT (i % 7)::INTEGER AS k, (i % 3)::INTEGER AS k2, i::BIGINT AS x, (i / 3)::DOUBLE AS f, i::HUGEINT AS h FROM range(5000) t(i)`,
+      2,
+      500,
+    ));
+  });
+  const SHAPES = [
+    'SELECT k, count(DISTINCT x) FROM SRC GROUP BY k',
+    'SELECT k, sum(x) FILTER (WHERE x > 10) FROM SRC GROUP BY k',
+    'SELECT k + 1, sum(x) FROM SRC GROUP BY k + 1',
+    'SELECT k, k2, sum(x) FROM SRC GROUP BY ROLLUP (k, k2)',
+    'SELECT k, k2, sum(x) FROM SRC GROUP BY CUBE (k, k2)',
+    'SELECT k, k2, sum(x) FROM SRC GROUP BY GROUPING SETS ((k), (k2))',
+    'SELECT k, min(f), max(f) FROM SRC GROUP BY k',
+    'SELECT f, count(*) FROM SRC GROUP BY f',
+    'SELECT k, sum(h) FROM SRC GROUP BY k',
+    'SELECT k, string_agg(x::VARCHAR ORDER BY x) FROM SRC GROUP BY k',
+    'SELECT k, sum(x) FROM SRC WHERE x + 1 > 100 GROUP BY k',
+  ];
+  it.each(SHAPES)('%s', async (shape) => {
+    const sql = (from: string) => `${shape.replace('SRC', from)} ORDER BY ALL`;
+    expect(await pushedGrouped(sql(scan))).toBe(false);
+    expect(await outcome(sql(scan))).toBe(await outcome(sql(table)));
+  });
+  it('vortex_pushdown_grouped = false turns it off', async () => {
+    const sql = `SELECT k, count(*), sum(x) FROM ${scan} GROUP BY k ORDER BY k`;
+    expect(await pushedGrouped(sql)).toBe(true);
+    await conn.run('SET vortex_pushdown_grouped = false');
+    expect(await pushedGrouped(sql)).toBe(false);
+    expect(await outcome(sql)).toBe(await outcome(sql.replace(scan, table)));
+    await conn.run('RESET vortex_pushdown_grouped');
+  });
+  it('a group whose values are all NULL gives NULL sums and 0 counts', async () => {
+    const { scan: s2, table: t2 } = await load(`SELECT (i % 2)::INTEGER AS k, CASE WHEN i % 2 = 0 THEN NULL ELSE i END::BIGINT AS x FROM range(3000) t(i)`, 1, 1000);
+    const sql = (from: string) => `SELECT k, count(x), sum(x), avg(x), min(x), max(x), count(*) FROM ${from} GROUP BY k ORDER BY k`;
+    expect(await pushedGrouped(sql(s2))).toBe(true);
+    expect(await outcome(sql(s2))).toBe(await outcome(sql(t2)));
+  });
+});
+
+it('setPushdown switches grouped pushdown from TypeScript', async () => {
+  const { setPushdown } = await import('../src/index');
+  await setPushdown(conn, { grouped: false });
+  expect(String((await conn.runAndReadAll("SELECT current_setting('vortex_pushdown_grouped')")).getRowsJS()[0][0])).toBe('false');
+  await setPushdown(conn, { grouped: true });
+  expect(String((await conn.runAndReadAll("SELECT current_setting('vortex_pushdown_grouped')")).getRowsJS()[0][0])).toBe('true');
+});
