@@ -79,6 +79,30 @@ std::string RawAt(const ColumnType &type, const DecodedColumn &c, uint64_t i) {
 	return std::string(reinterpret_cast<const char *>(c.fixed.data()) + i * width, width);
 }
 
+bool SameKeys(const std::vector<ColumnType> &types, const std::vector<const DecodedColumn *> &keys, uint64_t a,
+              uint64_t b) {
+	for (size_t k = 0; k < keys.size(); k++) {
+		auto &c = *keys[k];
+		bool va = RowValid(c, a), vb = RowValid(c, b);
+		if (va != vb) {
+			return false;
+		}
+		if (!va) {
+			continue;
+		}
+		auto width = types[k].ByteWidth();
+		if (width == 0) {
+			auto &x = c.strings[a], &y = c.strings[b];
+			if (x.len != y.len || (x.len && std::memcmp(x.ptr, y.ptr, x.len) != 0)) {
+				return false;
+			}
+		} else if (std::memcmp(c.fixed.data() + a * width, c.fixed.data() + b * width, width) != 0) {
+			return false;
+		}
+	}
+	return true;
+}
+
 } // namespace
 
 void GroupedAggregation::AddDecoded(const std::vector<const DecodedColumn *> &keys,
@@ -92,6 +116,11 @@ void GroupedAggregation::AddDecoded(const std::vector<const DecodedColumn *> &ke
 	std::unordered_map<std::string, size_t> local;
 	std::vector<size_t> local_groups;
 	for (uint64_t i = 0; i < rows; i++) {
+		// Clustered keys come in runs: a row whose keys equal the previous row's joins its group.
+		if (i > 0 && SameKeys(key_types, keys, i - 1, i)) {
+			group_of[i] = group_of[i - 1];
+			continue;
+		}
 		std::string encoded;
 		for (size_t k = 0; k < keys.size(); k++) {
 			key_null[k] = !RowValid(*keys[k], i);
