@@ -20,6 +20,7 @@ unique_ptr<FunctionData> GroupedBindData::Copy() const {
 	r->fields = fields;
 	r->field_types = field_types;
 	r->keys = keys;
+	r->hive = hive;
 	for (auto &t : key_transforms) {
 		r->key_transforms.push_back(t ? t->Copy() : nullptr);
 	}
@@ -30,6 +31,7 @@ unique_ptr<FunctionData> GroupedBindData::Copy() const {
 bool GroupedBindData::Equals(const FunctionData &other_p) const {
 	auto &o = other_p.Cast<GroupedBindData>();
 	if (files.size() != o.files.size() || keys != o.keys || aggregates != o.aggregates ||
+	    hive.keys != o.hive.keys || hive.types != o.hive.types || hive.values != o.hive.values ||
 	    key_transforms.size() != o.key_transforms.size() ||
 	    field_types != o.field_types) {
 		return false;
@@ -88,6 +90,24 @@ void ReadColumn(FileSource &source, const vtx::FileMetadata &meta, idx_t zone, i
 	}
 }
 
+//! A hive key's value in file `f`, as the bytes of its text (hive values are text in paths).
+void HiveKey(const GroupedBindData &bind, idx_t f, idx_t column, bool &is_null, std::string &key) {
+	auto &v = bind.hive.values[f][column - bind.fields.size()];
+	is_null = v.IsNull();
+	key = is_null ? std::string() : v.ToString();
+}
+
+//! A decoded column of `rows` copies of file `f`'s hive key (its text, kept in `text`).
+void ConstantColumn(const GroupedBindData &bind, idx_t f, idx_t column, uint64_t rows, std::string &text,
+                    vtx::DecodedColumn &out) {
+	bool is_null;
+	HiveKey(bind, f, column, is_null, text);
+	out.count = rows;
+	out.all_null = is_null;
+	out.all_valid = !is_null;
+	out.strings.assign(rows, vtx::StringRef {text.data(), static_cast<uint32_t>(text.size())});
+}
+
 void AccumulateFile(ClientContext &context, const GroupedBindData &bind, idx_t f, const ValueColumns &values,
                     GroupedAggregation &groups) {
 	auto file = OpenPlannedFile(context, bind.files, f, bind.fields, bind.field_types);
@@ -103,8 +123,12 @@ void AccumulateFile(ClientContext &context, const GroupedBindData &bind, idx_t f
 		bool constant = true;
 		for (idx_t k = 0; constant && k < bind.keys.size(); k++) {
 			bool is_null = false;
-			constant = GroupedAggregation::ConstantKey(bind.fields[bind.keys[k]].type, zone.chunks[bind.keys[k]].stats,
-			                                           is_null, key[k]);
+			if (bind.IsHive(bind.keys[k])) {
+				HiveKey(bind, f, bind.keys[k], is_null, key[k]);
+			} else {
+				constant = GroupedAggregation::ConstantKey(bind.fields[bind.keys[k]].type,
+				                                           zone.chunks[bind.keys[k]].stats, is_null, key[k]);
+			}
 			key_null[k] = is_null;
 		}
 		std::vector<const vtx::ZoneStats *> stats;
@@ -119,8 +143,14 @@ void AccumulateFile(ClientContext &context, const GroupedBindData &bind, idx_t f
 		}
 		// Decoded once per column, even where a key column is also aggregated.
 		std::map<idx_t, vtx::DecodedColumn> decoded;
-		for (auto k : bind.keys) {
-			ReadColumn(*file.source, meta, z, k, path, decoded[k]);
+		std::vector<std::string> hive_keys(bind.keys.size());
+		for (idx_t i = 0; i < bind.keys.size(); i++) {
+			auto k = bind.keys[i];
+			if (bind.IsHive(k)) {
+				ConstantColumn(bind, f, k, zone.rows, hive_keys[i], decoded[k]);
+			} else {
+				ReadColumn(*file.source, meta, z, k, path, decoded[k]);
+			}
 		}
 		for (auto v : values.fields) {
 			if (!decoded.count(v)) {
@@ -143,9 +173,13 @@ std::vector<vector<Value>> KeyValues(ClientContext &context, const GroupedBindDa
                                      const std::vector<vtx::compute::GroupState> &groups) {
 	std::vector<vector<Value>> out(bind.keys.size());
 	for (idx_t k = 0; k < bind.keys.size(); k++) {
-		auto &type = bind.field_types[bind.keys[k]];
+		auto column = bind.keys[k];
+		bool hive = bind.IsHive(column);
+		auto &type = hive ? bind.hive.types[column - bind.fields.size()] : bind.field_types[column];
 		for (auto &g : groups) {
-			out[k].push_back(g.key_null[k] ? Value(type) : RawToValue(type, g.keys[k]));
+			out[k].push_back(g.key_null[k] ? Value(type)
+			                 : hive       ? Value(g.keys[k]).DefaultCastAs(type)
+			                              : RawToValue(type, g.keys[k]));
 		}
 		auto &transform = bind.key_transforms[k];
 		if (!transform) {
@@ -178,7 +212,9 @@ unique_ptr<GlobalTableFunctionState> GroupedInit(ClientContext &context, TableFu
 	ValueColumns values(bind.aggregates);
 	std::vector<vtx::ColumnType> key_types, value_types;
 	for (auto k : bind.keys) {
-		key_types.push_back(bind.fields[k].type);
+		vtx::ColumnType text;
+		text.id = vtx::TypeId::VARCHAR;
+		key_types.push_back(bind.IsHive(k) ? text : bind.fields[k].type);
 	}
 	for (auto v : values.fields) {
 		value_types.push_back(bind.fields[v].type);
@@ -228,7 +264,7 @@ InsertionOrderPreservingMap<string> GroupedToString(TableFunctionToStringInput &
 	auto &bind = input.bind_data->Cast<GroupedBindData>();
 	string groups, list;
 	for (auto k : bind.keys) {
-		groups += (groups.empty() ? "" : "\n") + bind.fields[k].name;
+		groups += (groups.empty() ? "" : "\n") + (bind.IsHive(k) ? bind.hive.keys[k - bind.fields.size()] : bind.fields[k].name);
 	}
 	for (auto &a : bind.aggregates) {
 		list += (list.empty() ? "" : "\n") + a.display;

@@ -10,7 +10,8 @@ struct GroupedBindData : public duckdb::TableFunctionData {
 	std::vector<ScanFile> files; //! with the footers the plan was made from
 	std::vector<vtx::Field> fields;
 	duckdb::vector<duckdb::LogicalType> field_types;
-	std::vector<duckdb::idx_t> keys; //! scan fields grouped by, in GROUP BY order
+	std::vector<duckdb::idx_t> keys; //! scan columns grouped by, in GROUP BY order: fields or hive keys
+	HivePartitions hive;
 	//! Per key: null, or the injective function DuckDB applies to it (compressed
 	//! materialization), over input column 0.
 	duckdb::vector<duckdb::unique_ptr<duckdb::Expression>> key_transforms;
@@ -18,6 +19,9 @@ struct GroupedBindData : public duckdb::TableFunctionData {
 
 	duckdb::unique_ptr<duckdb::FunctionData> Copy() const override;
 	bool Equals(const duckdb::FunctionData &other) const override;
+	bool IsHive(duckdb::idx_t column) const {
+		return column >= fields.size();
+	}
 	bool SupportStatementCache() const override {
 		return false;
 	}

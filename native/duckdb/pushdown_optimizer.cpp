@@ -266,6 +266,20 @@ const Expression *Unwrap(const Chain &chain, const Expression &expr) {
 	return e;
 }
 
+//! Whether `e` is a hive partition column of the scan; `column` is then its scan column id.
+bool HiveColumn(const Chain &chain, const Expression &e, idx_t &column) {
+	if (e.GetExpressionClass() != ExpressionClass::BOUND_COLUMN_REF) {
+		return false;
+	}
+	auto &ref = e.Cast<BoundColumnRefExpression>();
+	auto &ids = chain.get->GetColumnIds();
+	if (ref.binding.table_index != chain.get->table_index || ref.binding.column_index >= ids.size()) {
+		return false;
+	}
+	column = ids[ref.binding.column_index].GetPrimaryIndex();
+	return chain.scan->IsHiveColumn(column);
+}
+
 //! DuckDB's compressed materialization maps integer and short string keys one-to-one onto
 //! narrower integers below a GROUP BY (and back above it). Keys are grouped raw and the same
 //! function is applied to each group's key, which is exact because the mapping is injective.
@@ -309,6 +323,14 @@ bool ResolveKeys(const Chain &chain, const LogicalAggregate &agg, std::vector<id
 				return false;
 			}
 			transform = KeyTransform(*inner, chain.scan->types[field]);
+		} else if (HiveColumn(chain, *inner, field)) {
+			// Hive partition keys are one value per file: every zone's key is constant.
+			if (inner->return_type != g->return_type) {
+				return false;
+			}
+			keys.push_back(field);
+			transforms.push_back(nullptr);
+			continue;
 		} else if (g->GetExpressionClass() != ExpressionClass::BOUND_COLUMN_REF || !ResolveColumn(chain, *g, field) ||
 		           g->return_type != chain.scan->types[field]) {
 			return false;
@@ -337,6 +359,9 @@ bool MostlyConstantKeys(const ScanBindData &scan, const std::vector<idx_t> &keys
 		for (auto &z : f.meta->zones) {
 			total += z.rows;
 			for (auto k : keys) {
+				if (scan.IsHiveColumn(k)) {
+					continue;
+				}
 				bool is_null;
 				if (!vtx::compute::GroupedAggregation::ConstantKey(scan.fields[k].type, z.chunks[k].stats, is_null, key)) {
 					decoded += z.rows;
@@ -363,9 +388,12 @@ void PushGrouped(LogicalAggregate &agg, const Chain &chain, std::vector<idx_t> k
 	vector<LogicalType> types;
 	vector<string> names;
 	for (idx_t i = 0; i < bind->keys.size(); i++) {
+		auto k = bind->keys[i];
 		types.push_back(agg.groups[i]->return_type);
-		names.push_back(chain.scan->fields[bind->keys[i]].name);
+		names.push_back(chain.scan->IsHiveColumn(k) ? chain.scan->hive.keys[k - chain.scan->fields.size()]
+		                                            : chain.scan->fields[k].name);
 	}
+	bind->hive = chain.scan->hive;
 	bind->key_transforms = std::move(transforms);
 	for (idx_t i = 0; i < agg.expressions.size(); i++) {
 		types.push_back(agg.expressions[i]->return_type);
