@@ -6,6 +6,8 @@ export {
   compileRules,
   typeKey,
   sumBoundHolds,
+  decideGroupedPushdown,
+  groupedPushdown,
   STORED_TYPES,
 } from './rules';
 export type { AggregateName, PushdownFlag, PushdownFlags, PushdownRule, PushdownDecision, CompiledRule } from './rules';

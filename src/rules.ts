@@ -171,6 +171,20 @@ export function decidePushdown(fn: string, duckdbType: string, flags: PushdownFl
   return { push: true, reason: rule.why, rule, rewrite: { onEmpty: rule.onEmpty, skipNans: rule.skipNans } };
 }
 
+/**
+ * The same decision for an aggregate computed per group of a GROUP BY on plain key columns
+ * (see {@link groupedPushdown}): sums and averages of 128-bit integers are left to DuckDB.
+ */
+export function decideGroupedPushdown(fn: string, duckdbType: string, flags: PushdownFlags = {}): PushdownDecision {
+  const d = decidePushdown(fn, duckdbType, flags);
+  if (!d.push) return d;
+  if (flags.grouped === false) return { push: false, reason: 'vortex_pushdown_grouped is off', rule: d.rule };
+  if (d.rule?.requires === 'sum-bound') {
+    return { push: false, reason: `${fn} over 128-bit integers is not pushed per group: its no-overflow proof is made for the whole column`, rule: d.rule };
+  }
+  return d;
+}
+
 /** The compact table handed to the native side. */
 export interface CompiledRule {
   fn: string;

@@ -72,3 +72,16 @@ describe('decidePushdown over the whole allow-list', () => {
     expect(tampered[0].emptyIsNull).toBe(true);
   });
 });
+
+describe('decideGroupedPushdown', () => {
+  it('is decidePushdown per group, without 128-bit sums, and switched by grouped', async () => {
+    const { decideGroupedPushdown } = await import('../src/index');
+    expect(decideGroupedPushdown('sum', 'BIGINT').push).toBe(true);
+    expect(decideGroupedPushdown('min', 'VARCHAR').push).toBe(true);
+    expect(decideGroupedPushdown('max', 'DOUBLE').push).toBe(false);
+    expect(decideGroupedPushdown('sum', 'HUGEINT').push).toBe(false);
+    expect(decideGroupedPushdown('avg', 'DECIMAL(30,2)').push).toBe(false);
+    expect(decideGroupedPushdown('sum', 'BIGINT', { grouped: false }).push).toBe(false);
+    expect(decideGroupedPushdown('sum', 'BIGINT', { sum: false }).push).toBe(false);
+  });
+});

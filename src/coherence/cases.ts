@@ -54,6 +54,11 @@ export interface CoherenceCase {
   /** Settings applied around the case's queries (and reset after). */
   settings?: Readonly<Record<string, string>>;
   documented?: Documented;
+  /**
+   * Per group: the table has a key `k` besides `x` and the query is `SELECT <expr> ... GROUP BY k
+   * ORDER BY k`; every group's answer is shown, ` | ` between them. Zones hold one group each.
+   */
+  groupBy?: boolean;
 }
 
 const KERNEL_OF: Record<CaseFn, KernelName> = {
@@ -205,7 +210,51 @@ export function extraCases(): CoherenceCase[] {
   return cases.map((c, i) => ({ ...c, id: `E${String(i + 1).padStart(2, '0')}` }));
 }
 
-/** Every case of the report: the seed's, then ours. */
+/**
+ * `values` as group `a` and as many NULLs as group `b` (the all-NULL group), `a` first, so that
+ * with zones of that many rows each zone holds one group.
+ */
+function groupedTable(values: string, type: string): { table: string; rowGroupSize: number } {
+  const n = listItems(values).length;
+  return {
+    table: `SELECT k, x FROM (SELECT 'a' AS k, unnest(${typedList(values, type)}) AS x, generate_subscripts(${typedList(values, type)}, 1) AS i
+              UNION ALL SELECT 'b', NULL::${type}, i FROM range(1, ${n + 1}) r(i)) ORDER BY k, i`,
+    rowGroupSize: Math.max(1, n),
+  };
+}
+
+/**
+ * Every seed row once more per group, beside an all-NULL group, and the overflow and infinity
+ * cases of our own: what a pushed GROUP BY returns for each group must be DuckDB's.
+ */
+export function groupedCases(seed: readonly SeedRow[]): CoherenceCase[] {
+  const fromSeed = seed.map((row) => ({
+    type: row.type, values: row.values, fn: row.fn, note: undefined as string | undefined,
+  }));
+  const ours: Array<{ type: string; values: string; fn: CaseFn; note?: string }> = [
+    { type: 'BIGINT', values: `[${BIG_MAX}, ${BIG_MAX}, NULL]`, fn: 'sum', note: 'the group sum passes 2^63' },
+    { type: 'BIGINT', values: `[${BIG_MAX}, ${BIG_MAX}, NULL]`, fn: 'avg' },
+    { type: 'DOUBLE', values: "['inf', '-inf', 1]", fn: 'sum' },
+    { type: 'DOUBLE', values: "['inf', 1, NULL]", fn: 'avg' },
+    { type: 'DECIMAL(18,2)', values: `[${DEC18_MAX}, ${DEC18_MAX}]`, fn: 'sum' },
+  ];
+  return [...fromSeed, ...ours].map((c, i) => ({
+    id: `G${String(i + 1).padStart(2, '0')}`,
+    source: 'extra' as const,
+    group: 'Per group (GROUP BY k; group a: the values, group b: as many NULLs)',
+    type: c.type,
+    values: c.values,
+    ...groupedTable(c.values, c.type),
+    fn: c.fn,
+    expr: exprOf(c.fn),
+    kernel: KERNEL_OF[c.fn],
+    plainArgument: true,
+    groupBy: true,
+    ...(c.note ? { note: c.note } : {}),
+  }));
+}
+
+/** Every case of the report: the seed's, then ours, then both per group. */
 export function allCases(seed: readonly SeedRow[]): CoherenceCase[] {
-  return [...seedCases(seed), ...extraCases()];
+  return [...seedCases(seed), ...extraCases(), ...groupedCases(seed)];
 }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isPushed } from '../explain';
 import { registerVortex } from '../register';
-import { decidePushdown, sumBoundHolds } from '../rules';
+import { decideGroupedPushdown, decidePushdown, sumBoundHolds } from '../rules';
 import { sqlString } from '../sql';
 import type { CoherenceCase } from './cases';
 import type { SeedValue } from './seed';
@@ -75,7 +75,9 @@ function errorOutcome(e: unknown): Outcome {
 async function run(conn: DuckDBConnection, sql: string): Promise<Outcome> {
   try {
     const r = await conn.runAndReadAll(sql);
-    return { kind: 'value', text: valueText(r.getRows()[0]?.[0] ?? null), type: String(r.columnTypes()[0]) };
+    const rows = r.getRows();
+    const text = rows.length ? rows.map((row) => valueText(row[0] ?? null)).join(' | ') : 'NULL';
+    return { kind: 'value', text, type: String(r.columnTypes()[0]) };
   } catch (e) {
     return errorOutcome(e);
   }
@@ -94,6 +96,7 @@ function scaled(unscaled: string, scale: number): string {
  * belongs to the type); the report shows them scaled, as a Vortex decimal would print.
  */
 async function runKernel(conn: DuckDBConnection, file: string, c: CoherenceCase): Promise<Outcome> {
+  if (c.groupBy) return { kind: 'unsupported', message: 'Vortex kernels do not group' };
   const sql = `SELECT result FROM vortex_kernel(${sqlString(file)}, 'x', '${c.kernel}', skip_nans := true)`;
   const out = await run(conn, sql);
   if (out.kind === 'error' && /not supported/.test(out.message)) return { kind: 'unsupported', message: out.message };
@@ -133,7 +136,7 @@ async function sumBound(conn: DuckDBConnection, c: CoherenceCase): Promise<boole
 async function measureCase(conn: DuckDBConnection, dir: string, c: CoherenceCase): Promise<CaseResult> {
   const file = join(dir, `${c.id}.vtx`);
   const from = `vortex_scan(${sqlString(file)})`;
-  const query = (source: string) => `SELECT ${c.expr} FROM ${source}`;
+  const query = (source: string) => `SELECT ${c.expr} FROM ${source}${c.groupBy ? ' GROUP BY k ORDER BY k' : ''}`;
 
   await conn.run(`CREATE OR REPLACE TABLE t AS ${c.table}`);
   const options = ['FORMAT vortex', ...(c.rowGroupSize ? [`ROW_GROUP_SIZE ${c.rowGroupSize}`] : [])];
@@ -153,7 +156,7 @@ async function measureCase(conn: DuckDBConnection, dir: string, c: CoherenceCase
     await conn.run('SET vortex_pushdown = true');
     const vortex = await runKernel(conn, file, c);
 
-    const decision = decidePushdown(c.fn, c.type);
+    const decision = c.groupBy ? decideGroupedPushdown(c.fn, c.type) : decidePushdown(c.fn, c.type);
     const expectPushed = decision.push && c.plainArgument && (decision.rule?.requires !== 'sum-bound' || (await sumBound(conn, c)));
     const problems: string[] = [];
     if (!sameOutcome(pushed, duckdb)) problems.push(`pushed gives ${describe(pushed)}, DuckDB ${describe(duckdb)}`);
