@@ -14,14 +14,20 @@ function boxContent(line: string): string {
   return line.replace(/^[\s│┌┐└┘├┤┬┴─]*/, '').replace(/[\s│┌┐└┘├┤┬┴─]*$/, '');
 }
 
-/** Which plan lines belong to a `Pushed Aggregates:` entry (the heading and the aggregates below it). */
+const GROUPS_HEADING = 'Pushed Groups:';
+
+/**
+ * Which plan lines belong to a `Pushed Aggregates:` or `Pushed Groups:` entry (the heading and
+ * the aggregates or keys below it).
+ */
 export function pushedLines(plan: string): Set<number> {
   const lines = plan.split('\n');
   const marked = new Set<number>();
   lines.forEach((line, i) => {
-    if (!line.includes(PUSHED_HEADING)) return;
+    const heading = line.includes(PUSHED_HEADING) ? PUSHED_HEADING : line.includes(GROUPS_HEADING) ? GROUPS_HEADING : undefined;
+    if (!heading) return;
     marked.add(i);
-    const rest = boxContent(line.slice(line.indexOf(PUSHED_HEADING) + PUSHED_HEADING.length));
+    const rest = boxContent(line.slice(line.indexOf(heading) + heading.length));
     if (rest) return; // the aggregates were printed on the heading's line
     for (let j = i + 1; j < lines.length && boxContent(lines[j]) !== '' && !/^[\s│]*[└├]/.test(lines[j]); j++) marked.add(j);
   });
@@ -32,7 +38,11 @@ export function pushedLines(plan: string): Set<number> {
 export function pushedAggregates(plan: string): string[] {
   const lines = plan.split('\n');
   const out: string[] = [];
+  let inGroups = false;
   for (const i of [...pushedLines(plan)].sort((a, b) => a - b)) {
+    if (lines[i].includes(GROUPS_HEADING)) inGroups = true;
+    if (lines[i].includes(PUSHED_HEADING)) inGroups = false;
+    if (inGroups) continue;
     const text = lines[i].includes(PUSHED_HEADING)
       ? boxContent(lines[i].slice(lines[i].indexOf(PUSHED_HEADING) + PUSHED_HEADING.length))
       : boxContent(lines[i]);
