@@ -1,6 +1,7 @@
 #include "extension.hpp"
 
 #include "atomic_copy.hpp"
+#include "duckdb_compat.hpp"
 #include "pushdown_optimizer.hpp"
 #include "settings.hpp"
 #include "vortex_copy.hpp"
@@ -13,10 +14,6 @@
 #include "duckdb/parser/expression/constant_expression.hpp"
 #include "duckdb/parser/expression/function_expression.hpp"
 #include "duckdb/parser/tableref/table_function_ref.hpp"
-
-#ifndef VORTEX_DUCKDB_VERSION
-#error "VORTEX_DUCKDB_VERSION must name the DuckDB version of the headers (set by the build)"
-#endif
 
 namespace vortex {
 
@@ -45,7 +42,7 @@ unique_ptr<TableRef> ReplacementScan(ClientContext &context, ReplacementScanInpu
 } // namespace
 
 const char *CompiledDuckDBVersion() {
-	return VORTEX_DUCKDB_VERSION;
+	return compat::kDuckDBVersion;
 }
 
 bool RegisterVortex(DatabaseInstance &db, shared_ptr<RulesTable> rules) {
@@ -63,8 +60,8 @@ bool RegisterVortex(DatabaseInstance &db, shared_ptr<RulesTable> rules) {
 		auto &config = DBConfig::GetConfig(db);
 		RegisterSettings(config);
 		config.replacement_scans.emplace_back(ReplacementScan);
-		config.optimizer_extensions.push_back(GetPushdownOptimizer(std::move(rules)));
-		config.optimizer_extensions.push_back(GetAtomicCopyOptimizer());
+		compat::RegisterOptimizerExtension(config, GetPushdownOptimizer(std::move(rules)));
+		compat::RegisterOptimizerExtension(config, GetAtomicCopyOptimizer());
 		ExtensionInstallInfo info;
 		info.mode = ExtensionInstallMode::STATICALLY_LINKED;
 		info.version = kExtensionVersion;
