@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 // The suite's representative subset, run against another DuckDB line than the dev dependency's
@@ -14,11 +14,12 @@ export const DUCKDB_LINE_TESTS = [
   'settings',
   'pushdown-property', // at reduced size (VORTEX_FC_RUNS below)
   'rules',
+  'coherence', // the seed matrix and more through `vtx coherence`: docs/COHERENCE-duckdb-<version>.md
 ];
 
 const dir = process.env.VORTEX_NODE_API_DIR;
 if (!dir) throw new Error('vitest.duckdb-line.config.ts: run it through scripts/test-duckdb-line.mjs (VORTEX_NODE_API_DIR is not set)');
-const nodeApi = join(createRequire(join(dir, 'package.json')).resolve('@duckdb/node-api/package.json'), '..');
+const nodeApi = join(createRequire(join(resolve(dir), 'package.json')).resolve('@duckdb/node-api/package.json'), '..');
 
 export default defineConfig({
   // Every import of @duckdb/node-api, from the tests and from src/, gets that line's package.

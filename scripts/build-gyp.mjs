@@ -32,7 +32,11 @@ export function buildWithGyp({ nodeApi, prebuild = false } = {}) {
   process.stderr.write(`[duckdb-vortex] node-gyp: building the native addon for DuckDB ${target.duckdb} (@duckdb/node-api ${target.nodeApi})\n`);
   const env = { ...process.env, DUCKDB_VORTEX_NODE_API: target.nodeApi };
   const jobs = process.env.JOBS || process.env.VORTEX_BUILD_JOBS || '2';
-  execFileSync(process.execPath, [nodeGyp(), 'rebuild', '--release', `--jobs=${jobs}`], { cwd: root, stdio: 'inherit', env });
+  const args = ['rebuild', '--release', `--jobs=${jobs}`];
+  // Node's own headers, when this Node installation carries them, spare node-gyp a download.
+  const nodedir = join(dirname(process.execPath), '..');
+  if (!process.env.npm_config_nodedir && existsSync(join(nodedir, 'include', 'node', 'node_api.h'))) args.push(`--nodedir=${nodedir}`);
+  execFileSync(process.execPath, [nodeGyp(), ...args], { cwd: root, stdio: 'inherit', env });
   const built = join(root, 'build', 'Release', 'duckdb_vortex.node');
   const dest = prebuild
     ? join(root, 'prebuilds', `${process.platform}-${process.arch}`, `duckdb-${target.duckdb}`, 'duckdb_vortex.node')
