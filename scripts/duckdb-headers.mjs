@@ -8,13 +8,13 @@
 // (e.g. 1.5.5-r.5; that node-api is then installed into the git-ignored .cache/ to link against).
 //
 // Headers, verified before use and extracted into the git-ignored .cache/:
-//   - DUCKDB_VORTEX_HEADERS, when set: a checkout of DuckDB's source at the matching tag
+//   - 1.4.x: the `duckdb` npm package of that version, which ships DuckDB's source
+//     (`npm pack`, never `npm install`; sha512 pinned);
+//   - other releases (1.5.x), from DUCKDB_VORTEX_HEADERS when set: a checkout of DuckDB's source at the matching tag
 //     (its src/include and third_party are used as they are), or a tarball of those two folders
 //     (verified against the sha256 pinned in duckdb-lines.json, or DUCKDB_VORTEX_HEADERS_SHA256),
-//     or a directory holding such a tarball.
-//   - otherwise 1.4.x: the `duckdb` npm package of that version, which ships DuckDB's source
-//     (`npm pack`, never `npm install`; sha512 pinned);
-//   - otherwise 1.5.x: ../shared/duckdb-headers/ beside the checkout (no registry package carries them).
+//     or a directory holding such a tarball;
+//   - otherwise from ../shared/duckdb-headers/ beside the checkout (no registry package carries them).
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -196,12 +196,12 @@ export function ensureHeaders(duckdb = buildTarget().duckdb) {
   const looked = [];
   let found = null;
   const env = process.env.DUCKDB_VORTEX_HEADERS;
-  if (env) {
+  if (line?.headers.from === 'npm') {
+    found = fromNpm(duckdb, line.headers);
+  } else if (env) {
     const source = resolve(env);
     looked.push(`DUCKDB_VORTEX_HEADERS=${source}`);
     found = fromSource(duckdb, line, source);
-  } else if (line?.headers.from === 'npm') {
-    found = fromNpm(duckdb, line.headers);
   } else {
     const shared = resolve(root, '..', 'shared', 'duckdb-headers');
     looked.push(shared);

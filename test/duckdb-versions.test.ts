@@ -1,10 +1,12 @@
 import { version } from '@duckdb/node-api';
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { addonCandidates, findAddon, loadAddon, supportedDuckDB } from '../src/native';
 import { normalizeVersion } from '../src/version';
+import { tempDir } from './helpers';
 
 // Two DuckDB lines from one source tree: scripts/duckdb-lines.json lists them, the loader picks
 // the binary built for the DuckDB that @duckdb/node-api reports, and refuses any other.
@@ -73,5 +75,27 @@ describe('DuckDB versions', () => {
       }
     }
     expect(offenders).toEqual([]);
+  });
+});
+
+describe('DuckDB 1.5 headers for the build', () => {
+  const headers = (env: Record<string, string>) =>
+    spawnSync(process.execPath, [join(root, 'scripts', 'duckdb-headers.mjs')], {
+      cwd: root, encoding: 'utf8', env: { ...process.env, DUCKDB_VORTEX_NODE_API: '1.5.5-r.5', ...env },
+    });
+  const dir = tempDir('vtx-headers-');
+
+  it('says where to get them when DUCKDB_VORTEX_HEADERS names nothing', () => {
+    const r = headers({ DUCKDB_VORTEX_HEADERS: join(dir, 'missing') });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/DuckDB 1\.5\.5's C\+\+ headers are needed[\s\S]*DuckDB's source at the matching tag[\s\S]*--branch v1\.5\.5/);
+  });
+
+  it('refuses a tarball that does not match the pinned sha256', () => {
+    const bogus = join(dir, 'duckdb-1.5.5-headers.tar.gz');
+    writeFileSync(bogus, 'not the headers');
+    const r = headers({ DUCKDB_VORTEX_HEADERS: bogus });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/failed verification: expected sha256 0659172e834bae9196e75102be86a648a9c38b1053a4df94837620ccd324ac54/);
   });
 });
