@@ -173,7 +173,7 @@ function missing(duckdb, line, looked) {
 /** Resolves a user- or repository-supplied headers source (directory or tarball) to a header directory. */
 function fromSource(duckdb, line, source) {
   if (!existsSync(source)) return null;
-  const pinned = process.env.DUCKDB_VORTEX_HEADERS_SHA256 || line?.headers.sha256;
+  const pinned = line?.headers.sha256 || process.env.DUCKDB_VORTEX_HEADERS_SHA256;
   const tarball = (file) => {
     if (!pinned) throw missing(duckdb, line, [file + ' (no sha256 pinned for it)']);
     return fromTarball(duckdb, file, pinned);
