@@ -9,7 +9,8 @@
         "NAPI_VERSION=8",
         "NAPI_CPP_EXCEPTIONS",
         "NDEBUG",
-        "VORTEX_DUCKDB_VERSION=\"<!(node scripts/build-config.mjs version)\""
+        "VORTEX_DUCKDB_VERSION=\"<!(node scripts/build-config.mjs version)\"",
+        "VORTEX_DUCKDB_VERSION_NUMBER=<!(node scripts/build-config.mjs version-number)"
       ],
       "cflags!": ["-fno-exceptions"],
       "cflags_cc!": ["-fno-exceptions", "-fno-rtti", "-std=gnu++17", "-std=gnu++20"],

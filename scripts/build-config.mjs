@@ -1,27 +1,16 @@
 #!/usr/bin/env node
-// One source of truth for both build descriptions (CMakeLists.txt and binding.gyp):
-//   includes  -> include directories (DuckDB's headers are fetched and verified first)
-//   isystem   -> the same as -isystem flags, so DuckDB's headers do not warn in our build
-//   libduckdb -> the libduckdb shared library that @duckdb/node-bindings loads
-//   version   -> the DuckDB version the headers belong to
-//   sources   -> the addon's C++ sources
+// One source of truth for both build descriptions (CMakeLists.txt and binding.gyp), for the
+// DuckDB the build targets (scripts/duckdb-headers.mjs: the installed @duckdb/node-api, or
+// DUCKDB_VORTEX_NODE_API):
+//   includes       -> include directories (DuckDB's headers are fetched and verified first)
+//   isystem        -> the same as -isystem flags, so DuckDB's headers do not warn in our build
+//   libduckdb      -> the libduckdb shared library that @duckdb/node-bindings loads
+//   version        -> the DuckDB version, e.g. v1.5.5
+//   version-number -> the same as a number, e.g. 10505 (native/duckdb/duckdb_compat.hpp)
+//   sources        -> the addon's C++ sources
 import { readdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { DUCKDB_VERSION, ensureHeaders, includeDirs } from './duckdb-headers.mjs';
-
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const require = createRequire(join(root, 'package.json'));
-
-export function libduckdbPath() {
-  const bindings = dirname(require.resolve('@duckdb/node-bindings/package.json'));
-  const platformPkg = `@duckdb/node-bindings-${process.platform}-${process.arch}`;
-  const fromBindings = createRequire(join(bindings, 'package.json'));
-  const dir = dirname(fromBindings.resolve(`${platformPkg}/package.json`));
-  const name = process.platform === 'darwin' ? 'libduckdb.dylib' : process.platform === 'win32' ? 'duckdb.lib' : 'libduckdb.so';
-  return join(dir, name);
-}
+import { join } from 'node:path';
+import { buildTarget, ensureHeaders, libduckdbPath, root, versionNumber } from './duckdb-headers.mjs';
 
 export function sources() {
   const out = [];
@@ -35,13 +24,19 @@ export function sources() {
 
 const what = process.argv[2];
 if (what) {
-  const quiet = { quiet: true };
-  switch (what) {
-    case 'includes': console.log(includeDirs(ensureHeaders(quiet)).join('\n')); break;
-    case 'isystem': console.log(includeDirs(ensureHeaders(quiet)).map((d) => `-isystem ${d}`).join(' ')); break;
-    case 'libduckdb': console.log(libduckdbPath()); break;
-    case 'version': console.log(`v${DUCKDB_VERSION}`); break;
-    case 'sources': console.log(sources().map((s) => relative(root, join(root, s))).join('\n')); break;
-    default: console.error(`unknown query: ${what}`); process.exit(2);
+  try {
+    const target = buildTarget();
+    switch (what) {
+      case 'includes': console.log(ensureHeaders(target.duckdb).join('\n')); break;
+      case 'isystem': console.log(ensureHeaders(target.duckdb).map((d) => `-isystem ${d}`).join(' ')); break;
+      case 'libduckdb': console.log(libduckdbPath(target.nodeApi)); break;
+      case 'version': console.log(`v${target.duckdb}`); break;
+      case 'version-number': console.log(versionNumber(target.duckdb)); break;
+      case 'sources': console.log(sources().join('\n')); break;
+      default: console.error(`unknown query: ${what}`); process.exit(2);
+    }
+  } catch (e) {
+    console.error(e.message);
+    process.exit(1);
   }
 }

@@ -1,22 +1,25 @@
 #!/usr/bin/env node
-// `npm install` step: use a prebuilt binary (prebuilds/) or an existing build when one
-// loads; otherwise build the addon — with cmake-js in a development checkout, with
-// node-gyp (which ships with npm) everywhere else. DuckDB's headers are fetched from the
-// npm registry and verified by scripts/duckdb-headers.mjs during either build.
+// `npm install` step: use the binary for the installed @duckdb/node-api's DuckDB when one is
+// present and loads (prebuilds/<platform>-<arch>/duckdb-<v>/ or build/duckdb-<v>/); otherwise
+// build it — with cmake-js in a development checkout, with node-gyp (which ships with npm)
+// everywhere else. DuckDB's headers are obtained and verified by scripts/duckdb-headers.mjs.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { buildTarget, root } from './duckdb-headers.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(join(root, 'package.json'));
 const log = (m) => process.stderr.write(`[duckdb-vortex] ${m}\n`);
 
-function loads() {
+function loads(duckdb) {
+  const candidates = [
+    join(root, 'build', `duckdb-${duckdb}`, 'Release', 'duckdb_vortex.node'),
+    join(root, 'prebuilds', `${process.platform}-${process.arch}`, `duckdb-${duckdb}`, 'duckdb_vortex.node'),
+  ].filter((p) => existsSync(p));
   try {
     require('@duckdb/node-api');
-    require('node-gyp-build')(root);
+    require(candidates[0]);
     return true;
   } catch {
     return false;
@@ -31,19 +34,15 @@ function resolveOrNull(id) {
   }
 }
 
-if (process.env.VORTEX_FORCE_BUILD !== '1' && loads()) {
-  log('native addon present');
-  process.exit(0);
-}
-
-const cmakeJs = existsSync(join(root, 'CMakeLists.txt')) ? resolveOrNull('cmake-js/bin/cmake-js') : null;
-const run = (args) => execFileSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
-if (cmakeJs) {
-  log('building the native addon with cmake-js');
-  run([cmakeJs, 'compile', '--out', 'build']);
-} else {
-  const gyp = process.env.npm_config_node_gyp || resolveOrNull('node-gyp/bin/node-gyp.js');
-  if (!gyp) throw new Error('duckdb-vortex: no prebuilt binary fits this platform and node-gyp was not found to build one');
-  log('building the native addon with node-gyp');
-  run([gyp, 'rebuild']);
+try {
+  const target = buildTarget();
+  if (process.env.VORTEX_FORCE_BUILD !== '1' && loads(target.duckdb)) {
+    log(`native addon for DuckDB ${target.duckdb} present`);
+    process.exit(0);
+  }
+  const script = existsSync(join(root, 'CMakeLists.txt')) && resolveOrNull('cmake-js/bin/cmake-js') ? 'build-native.mjs' : 'build-gyp.mjs';
+  execFileSync(process.execPath, [join(root, 'scripts', script)], { cwd: root, stdio: 'inherit' });
+} catch (e) {
+  log(e.message.split('\n')[0]);
+  process.exit(1);
 }

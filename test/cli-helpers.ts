@@ -23,7 +23,9 @@ export interface Run {
  */
 export function vtx(args: readonly string[], opts: { input?: string; cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [cli, ...args], {
+    // Under scripts/test-duckdb-line.mjs the CLI, too, must load that line's @duckdb/node-api.
+    const preload = process.env.VORTEX_NODE_API_DIR ? ['-r', join(root, 'scripts', 'with-node-api.cjs')] : [];
+    const child = spawn(process.execPath, [...preload, cli, ...args], {
       cwd: opts.cwd ?? root,
       env: { ...process.env, NO_COLOR: '1', ...opts.env },
     });

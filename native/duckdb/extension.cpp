@@ -1,6 +1,7 @@
 #include "extension.hpp"
 
 #include "atomic_copy.hpp"
+#include "duckdb_compat.hpp"
 #include "pushdown_optimizer.hpp"
 #include "settings.hpp"
 #include "vortex_copy.hpp"
@@ -15,11 +16,9 @@
 #include "duckdb/parser/tableref/table_function_ref.hpp"
 
 #include <atomic>
+#include <map>
 #include <memory>
-
-#ifndef VORTEX_DUCKDB_VERSION
-#error "VORTEX_DUCKDB_VERSION must name the DuckDB version of the headers (set by the build)"
-#endif
+#include <mutex>
 
 namespace vortex {
 
@@ -78,20 +77,30 @@ void Publish(LIST &list, std::vector<ITEM> additions, RulesTable &keep) {
 	keep.retired.push_back(std::move(fresh));
 }
 
-//! The rules of a database where the extension is already registered: the optimizer's info.
-shared_ptr<RulesTable> RegisteredRules(DatabaseInstance &db) {
-	for (auto &ext : DBConfig::GetConfig(db).optimizer_extensions) {
-		if (ext.optimizer_info && dynamic_cast<RulesTable *>(ext.optimizer_info.get())) {
-			return shared_ptr_cast<OptimizerExtensionInfo, RulesTable>(ext.optimizer_info);
-		}
+//! The rules each database was registered with. The optimizer extension owns them; the entry
+//! only looks them up (a database at a reused address registers again and replaces it).
+std::mutex registry_lock;
+std::map<const DatabaseInstance *, weak_ptr<RulesTable>> registry;
+
+void RememberRules(const DatabaseInstance &db, const shared_ptr<RulesTable> &rules) {
+	std::lock_guard<std::mutex> guard(registry_lock);
+	registry[&db] = weak_ptr<RulesTable>(rules);
+}
+
+//! The rules of a database where the extension is already registered.
+shared_ptr<RulesTable> RegisteredRules(const DatabaseInstance &db) {
+	std::lock_guard<std::mutex> guard(registry_lock);
+	auto it = registry.find(&db);
+	if (it == registry.end()) {
+		return nullptr;
 	}
-	return nullptr;
+	return it->second.lock();
 }
 
 } // namespace
 
 const char *CompiledDuckDBVersion() {
-	return VORTEX_DUCKDB_VERSION;
+	return compat::kDuckDBVersion;
 }
 
 Registration RegisterVortex(DatabaseInstance &db, shared_ptr<RulesTable> rules) {
@@ -121,7 +130,10 @@ Registration RegisterVortex(DatabaseInstance &db, shared_ptr<RulesTable> rules) 
 		std::vector<OptimizerExtension> optimizers;
 		optimizers.push_back(GetPushdownOptimizer(rules));
 		optimizers.push_back(GetAtomicCopyOptimizer());
-		Publish(config.optimizer_extensions, std::move(optimizers), keep);
+		compat::RegisterOptimizerExtensions(config, std::move(optimizers), [&](auto &list, auto additions) {
+			Publish(list, std::move(additions), keep);
+		});
+		RememberRules(db, rules);
 		ExtensionInstallInfo info;
 		info.mode = ExtensionInstallMode::STATICALLY_LINKED;
 		info.version = kExtensionVersion;

@@ -213,6 +213,12 @@ export function renderMarkdown(m: Measurement): string {
   for (const [fn, types, why] of policy()) out.push(`| \`${fn}\` | ${mdEscape(types)} | ${mdEscape(why)} |`);
   out.push('', 'Anything else is not pushed: float `min`/`max`, `sum`/`avg` of strings, wide decimals and 128-bit integers, ' +
     'DISTINCT, FILTER, GROUP BY, and arguments that are not a plain column.', '');
+  out.push('## DuckDB 1.4 and 1.5', '',
+    'The package runs on two DuckDB lines (README, "DuckDB versions"). `docs/COHERENCE.md` is measured on DuckDB 1.4.4, ' +
+    'the dev dependency; `docs/COHERENCE-duckdb-1.5.5.md` is the same run on DuckDB 1.5.5 (`npm run test:duckdb-1.5` ' +
+    'checks that it is current and that it differs from `docs/COHERENCE.md` in its "Measured on" line only). ' +
+    'No case differs: DuckDB 1.5.5 returns every value, type and error that DuckDB 1.4.4 returns, so no pushed result ' +
+    'had to change. Where a later DuckDB changes an answer, the pushed result follows that DuckDB and the case is listed here.', '');
   return out.join('\n');
 }
 

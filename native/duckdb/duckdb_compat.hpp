@@ -1,0 +1,50 @@
+// The one place where the DuckDB releases the addon supports differ (scripts/duckdb-lines.json:
+// 1.4.4 and 1.5.5). Everything else in native/ is written against the API common to both.
+// The build defines VORTEX_DUCKDB_VERSION ("v1.5.5") and VORTEX_DUCKDB_VERSION_NUMBER (10505)
+// from the headers it compiles with (scripts/build-config.mjs).
+#pragma once
+#include "duckdb.hpp"
+#include "duckdb/main/config.hpp"
+// 1.5: no longer reached through duckdb.hpp / config.hpp.
+#include "duckdb/optimizer/optimizer_extension.hpp"
+
+#if !defined(VORTEX_DUCKDB_VERSION) || !defined(VORTEX_DUCKDB_VERSION_NUMBER)
+#error "VORTEX_DUCKDB_VERSION and VORTEX_DUCKDB_VERSION_NUMBER must name the DuckDB version of the headers (set by the build)"
+#endif
+#if VORTEX_DUCKDB_VERSION_NUMBER < 10404 || VORTEX_DUCKDB_VERSION_NUMBER >= 10600
+#error "duckdb-vortex supports the DuckDB 1.4 (from 1.4.4) and 1.5 lines"
+#endif
+
+namespace vortex {
+namespace compat {
+
+//! "v1.4.4" or "v1.5.5": the DuckDB release the addon was compiled against.
+constexpr const char *kDuckDBVersion = VORTEX_DUCKDB_VERSION;
+
+//! Adds an optimizer extension to a database's configuration.
+//! 1.4: DBConfig::optimizer_extensions (a vector); 1.5: OptimizerExtension::Register.
+inline void RegisterOptimizerExtension(duckdb::DBConfig &config, duckdb::OptimizerExtension extension) {
+#if VORTEX_DUCKDB_VERSION_NUMBER >= 10500
+	duckdb::OptimizerExtension::Register(config, std::move(extension));
+#else
+	config.optimizer_extensions.push_back(std::move(extension));
+#endif
+}
+
+//! Adds optimizer extensions to a database's configuration. 1.4 keeps them in a vector that
+//! queries read without a lock, so they are handed to `publish(list, additions)`, which must
+//! not disturb readers; 1.5 registers each through DuckDB's own (locked) callback manager.
+template <class PUBLISH>
+void RegisterOptimizerExtensions(duckdb::DBConfig &config, std::vector<duckdb::OptimizerExtension> extensions,
+                                 PUBLISH publish) {
+#if VORTEX_DUCKDB_VERSION_NUMBER >= 10500
+	for (auto &e : extensions) {
+		duckdb::OptimizerExtension::Register(config, std::move(e));
+	}
+#else
+	publish(config.optimizer_extensions, std::move(extensions));
+#endif
+}
+
+} // namespace compat
+} // namespace vortex

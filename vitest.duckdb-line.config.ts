@@ -1,0 +1,36 @@
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { defineConfig } from 'vitest/config';
+
+// The suite's representative subset, run against another DuckDB line than the dev dependency's
+// (scripts/test-duckdb-line.mjs sets VORTEX_NODE_API_DIR to a directory where that
+// @duckdb/node-api is installed, and builds the addon for it). Add a test file here by name.
+export const DUCKDB_LINE_TESTS = [
+  'duckdb-versions', // loader, version guard, supported lines
+  'registration',
+  'roundtrip',
+  'seed-matrix',
+  'not-pushed', // pushdown off / not applicable
+  'settings',
+  'pushdown-property', // at reduced size (VORTEX_FC_RUNS below)
+  'rules',
+  'coherence', // the seed matrix and more through `vtx coherence`: docs/COHERENCE-duckdb-<version>.md
+];
+
+const dir = process.env.VORTEX_NODE_API_DIR;
+if (!dir) throw new Error('vitest.duckdb-line.config.ts: run it through scripts/test-duckdb-line.mjs (VORTEX_NODE_API_DIR is not set)');
+const nodeApi = join(createRequire(join(resolve(dir), 'package.json')).resolve('@duckdb/node-api/package.json'), '..');
+
+export default defineConfig({
+  // Every import of @duckdb/node-api, from the tests and from src/, gets that line's package.
+  resolve: { alias: [{ find: /^@duckdb\/node-api$/, replacement: nodeApi }] },
+  test: {
+    include: DUCKDB_LINE_TESTS.map((name) => `test/${name}.test.ts`),
+    setupFiles: ['test/setup-duckdb-line.ts'],
+    env: { VORTEX_FC_RUNS: process.env.VORTEX_FC_RUNS ?? '10' },
+    pool: 'forks',
+    poolOptions: { forks: { maxForks: 2, minForks: 1 } },
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
+  },
+});
