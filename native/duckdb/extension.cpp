@@ -1,6 +1,7 @@
 #include "extension.hpp"
 
 #include "atomic_copy.hpp"
+#include "memory_info_function.hpp"
 #include "pushdown_optimizer.hpp"
 #include "settings.hpp"
 #include "vortex_copy.hpp"
@@ -60,6 +61,7 @@ bool RegisterVortex(DatabaseInstance &db, shared_ptr<RulesTable> rules) {
 		loader.RegisterFunction(GetVortexKernelFunction());
 		loader.RegisterFunction(GetVortexMetadataFunction());
 		loader.RegisterFunction(GetVortexCopyFunction());
+		loader.RegisterFunction(GetVortexBufferInfoFunction());
 		auto &config = DBConfig::GetConfig(db);
 		RegisterSettings(config);
 		config.replacement_scans.emplace_back(ReplacementScan);

@@ -4,6 +4,7 @@
 #pragma once
 #include "../format/metadata.hpp"
 #include "../format/reader.hpp"
+#include "../format/scratch.hpp"
 #include "../format/writer.hpp"
 #include "duckdb.hpp"
 
@@ -24,6 +25,8 @@ public:
 	}
 
 private:
+	//! Reusable decode buffers are kept while a source is open (format/scratch.hpp).
+	vtx::ScratchActivity activity;
 	std::string path;
 	duckdb::unique_ptr<duckdb::FileHandle> handle;
 	uint64_t size;

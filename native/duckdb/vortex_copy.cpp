@@ -1,5 +1,6 @@
 #include "vortex_copy.hpp"
 
+#include "../format/scratch.hpp"
 #include "../format/writer.hpp"
 #include "file_io.hpp"
 #include "type_mapping.hpp"
@@ -198,6 +199,7 @@ struct CopyGlobalState : public GlobalFunctionData {
 
 	FileSystem &fs;
 	std::string target;
+	vtx::ScratchActivity activity;
 	PendingFile file; //! declared before the handle: closed first, then removed
 	std::mutex lock;
 	unique_ptr<FileHandle> handle;
