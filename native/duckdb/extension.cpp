@@ -61,6 +61,7 @@ bool RegisterVortex(DatabaseInstance &db, shared_ptr<RulesTable> rules) {
 		loader.RegisterFunction(GetVortexKernelFunction());
 		loader.RegisterFunction(GetVortexMetadataFunction());
 		loader.RegisterFunction(GetVortexCopyFunction());
+		loader.RegisterFunction(GetVortexCacheInfoFunction());
 		loader.RegisterFunction(GetVortexBufferInfoFunction());
 		auto &config = DBConfig::GetConfig(db);
 		RegisterSettings(config);

@@ -23,8 +23,13 @@ public:
 	const std::string &Path() const {
 		return path;
 	}
+	//! The context the file was opened for (its settings size the metadata cache).
+	duckdb::ClientContext &Context() const {
+		return context;
+	}
 
 private:
+	duckdb::ClientContext &context;
 	//! Reusable decode buffers are kept while a source is open (format/scratch.hpp).
 	vtx::ScratchActivity activity;
 	std::string path;

@@ -1,12 +1,50 @@
 #include "memory_info_function.hpp"
 
 #include "../format/scratch.hpp"
+#include "metadata_cache.hpp"
+#include "duckdb/main/config.hpp"
 
 namespace vortex {
 
 using namespace duckdb;
 
 namespace {
+
+struct CacheInfoState : public GlobalTableFunctionState {
+	std::vector<CachedFooter> rows;
+	size_t next = 0;
+};
+
+unique_ptr<FunctionData> CacheInfoBind(ClientContext &context, TableFunctionBindInput &, vector<LogicalType> &types,
+                                       vector<string> &names) {
+	// It lists paths of files read earlier: as much a file system operation as a glob.
+	if (!DBConfig::GetConfig(context).options.enable_external_access) {
+		throw PermissionException("vortex_cache_info is disabled by configuration (enable_external_access = false)");
+	}
+	names = {"path", "file_size", "zones", "bytes"};
+	types = {LogicalType::VARCHAR, LogicalType::UBIGINT, LogicalType::UBIGINT, LogicalType::UBIGINT};
+	return make_uniq<TableFunctionData>();
+}
+
+unique_ptr<GlobalTableFunctionState> CacheInfoInit(ClientContext &context, TableFunctionInitInput &) {
+	auto state = make_uniq<CacheInfoState>();
+	state->rows = CachedFooters(context);
+	return std::move(state);
+}
+
+void CacheInfoScan(ClientContext &, TableFunctionInput &data, DataChunk &output) {
+	auto &state = data.global_state->Cast<CacheInfoState>();
+	idx_t n = 0;
+	while (state.next < state.rows.size() && n < STANDARD_VECTOR_SIZE) {
+		auto &r = state.rows[state.next++];
+		output.SetValue(0, n, Value(r.path));
+		output.SetValue(1, n, Value::UBIGINT(r.file_size));
+		output.SetValue(2, n, Value::UBIGINT(r.zones));
+		output.SetValue(3, n, Value::UBIGINT(r.bytes));
+		n++;
+	}
+	output.SetCardinality(n);
+}
 
 struct BufferInfoState : public GlobalTableFunctionState {
 	bool done = false;
@@ -36,6 +74,10 @@ void BufferInfoScan(ClientContext &, TableFunctionInput &data, DataChunk &output
 }
 
 } // namespace
+
+TableFunction GetVortexCacheInfoFunction() {
+	return TableFunction("vortex_cache_info", {}, CacheInfoScan, CacheInfoBind, CacheInfoInit);
+}
 
 TableFunction GetVortexBufferInfoFunction() {
 	return TableFunction("vortex_buffer_info", {}, BufferInfoScan, BufferInfoBind, BufferInfoInit);

@@ -3,6 +3,9 @@
 
 namespace vortex {
 
+//! vortex_cache_info(): the footers in the metadata cache, most recently used first
+//! (path, file_size, zones, bytes). Their bytes count against vortex_metadata_cache_size.
+duckdb::TableFunction GetVortexCacheInfoFunction();
 //! vortex_buffer_info(): one row: bytes held by idle threads' reusable buffers, and the
 //! number of scan sources and COPYs in flight.
 duckdb::TableFunction GetVortexBufferInfoFunction();
