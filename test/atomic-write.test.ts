@@ -1,7 +1,7 @@
 // Atomic writes: a COPY ... (FORMAT vortex) killed with SIGKILL at a random moment leaves, at
 // the target, either the old file byte for byte (or no file, if there was none) or the new file
 // complete — never a partial one. Whatever else it leaves behind is a temporary file whose name
-// says so: "<target>.tmp-XXXXXXXX" (ours) or DuckDB's own "tmp_<name>" (COPY's USE_TMP_FILE).
+// says so: "<target>.tmp-<16 hex digits>" (ours) or DuckDB's own "tmp_<name>" (COPY's USE_TMP_FILE).
 //   VORTEX_KILL_ROUNDS=n   kills per scenario (default 3)
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { onLines, spawnWorker } from './workers/spawn';
 
 const ROUNDS = Number(process.env.VORTEX_KILL_ROUNDS ?? 3);
 const ROWS = 1_500_000;
-const TEMP_NAME = /^(tmp_.*|.*\.tmp-[0-9a-f]{8})$/;
+const TEMP_NAME = /^(tmp_.*|.*\.tmp-[0-9a-f]{16})$/;
 
 /** Deterministic delays, so a failure can be replayed. */
 function* delays(seed: number, maxMs: number): Generator<number> {
@@ -126,7 +126,7 @@ describe('a COPY killed at a random moment', () => {
         for (const f of readdirSync(sub)) {
           if (f === basename(target)) continue;
           expect(f, `round ${round}: leftover with an unrecognisable name`).toMatch(TEMP_NAME);
-          leftovers.add(f.replace(/[0-9a-f]{8}$/, 'XXXXXXXX'));
+          leftovers.add(f.replace(/[0-9a-f]{16}$/, '<16 hex>'));
           rmSync(join(sub, f), { force: true });
         }
         outcomes.push(`${run.killedAfterMs === null ? `finished in ${run.elapsedMs} ms` : `killed at ${delay} ms`}: ${state}`);

@@ -2,6 +2,7 @@
 
 #include "atomic_copy.hpp"
 #include "duckdb_compat.hpp"
+#include "memory_info_function.hpp"
 #include "pushdown_optimizer.hpp"
 #include "settings.hpp"
 #include "vortex_copy.hpp"
@@ -121,6 +122,8 @@ Registration RegisterVortex(DatabaseInstance &db, shared_ptr<RulesTable> rules) 
 		loader.RegisterFunction(GetVortexCopyFunction("vortex"));
 		// COPY t TO 'f.vtx' with no FORMAT looks the copy function up by the file's extension.
 		loader.RegisterFunction(GetVortexCopyFunction("vtx"));
+		loader.RegisterFunction(GetVortexCacheInfoFunction());
+		loader.RegisterFunction(GetVortexBufferInfoFunction());
 		auto &config = DBConfig::GetConfig(db);
 		RegisterSettings(config);
 		auto &keep = *rules;

@@ -4,7 +4,7 @@ namespace vortex {
 
 using namespace duckdb;
 
-FileSource::FileSource(ClientContext &context, const std::string &path) : path(path) {
+FileSource::FileSource(ClientContext &context, const std::string &path) : context(context), path(path) {
 	auto &fs = FileSystem::GetFileSystem(context);
 	handle = fs.OpenFile(path, FileFlags::FILE_FLAGS_READ | FileFlags::FILE_FLAGS_PARALLEL_ACCESS);
 	size = handle->GetFileSize();

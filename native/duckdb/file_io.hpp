@@ -4,6 +4,7 @@
 #pragma once
 #include "../format/metadata.hpp"
 #include "../format/reader.hpp"
+#include "../format/scratch.hpp"
 #include "../format/writer.hpp"
 #include "duckdb.hpp"
 
@@ -22,8 +23,15 @@ public:
 	const std::string &Path() const {
 		return path;
 	}
+	//! The context the file was opened for (its settings size the metadata cache).
+	duckdb::ClientContext &Context() const {
+		return context;
+	}
 
 private:
+	duckdb::ClientContext &context;
+	//! Reusable decode buffers are kept while a source is open (format/scratch.hpp).
+	vtx::ScratchActivity activity;
 	std::string path;
 	duckdb::unique_ptr<duckdb::FileHandle> handle;
 	uint64_t size;

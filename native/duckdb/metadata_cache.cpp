@@ -1,5 +1,8 @@
 #include "metadata_cache.hpp"
 
+#include "settings.hpp"
+#include "duckdb/storage/object_cache.hpp"
+
 #include <cstring>
 #include <list>
 #include <mutex>
@@ -7,33 +10,148 @@
 
 namespace vortex {
 
+using namespace duckdb;
+
 namespace {
 
-struct Entry {
-	uint64_t size;
-	uint8_t trailer[vtx::kTrailerSize];
-	std::shared_ptr<const vtx::FileMetadata> meta;
+// One cache per database (in DuckDB's ObjectCache), bounded in bytes by the setting
+// vortex_metadata_cache_size of the connection using it, least recently used evicted first.
+class MetadataCache : public ObjectCacheEntry {
+public:
+	static string ObjectType() {
+		return "vortex_metadata_cache";
+	}
+	string GetObjectType() override {
+		return ObjectType();
+	}
+
+	struct Entry {
+		std::string path;
+		uint64_t size;
+		uint8_t trailer[vtx::kTrailerSize];
+		std::shared_ptr<const vtx::FileMetadata> meta;
+		size_t bytes;
+	};
+
+	std::shared_ptr<const vtx::FileMetadata> Find(const std::string &path, uint64_t size, const uint8_t *trailer,
+	                                              size_t limit) {
+		std::lock_guard<std::mutex> guard(lock);
+		Trim(limit);
+		auto it = index.find(path);
+		if (it == index.end()) {
+			return nullptr;
+		}
+		auto entry = it->second;
+		if (entry->size != size || std::memcmp(entry->trailer, trailer, vtx::kTrailerSize) != 0) {
+			Erase(entry); // another version of the file: this one is of no further use
+			return nullptr;
+		}
+		lru.splice(lru.begin(), lru, entry);
+		return entry->meta;
+	}
+
+	void Insert(const std::string &path, uint64_t size, const uint8_t *trailer,
+	            std::shared_ptr<const vtx::FileMetadata> meta, size_t limit) {
+		Entry e;
+		e.path = path;
+		e.size = size;
+		std::memcpy(e.trailer, trailer, vtx::kTrailerSize);
+		e.meta = std::move(meta);
+		// The footer, the path (in the entry and as the index's key) and the containers' nodes.
+		e.bytes = EstimateMetadataBytes(*e.meta) + 2 * (path.size() + 1) + sizeof(Entry) + 64;
+		std::lock_guard<std::mutex> guard(lock);
+		auto it = index.find(path);
+		if (it != index.end()) {
+			Erase(it->second);
+		}
+		if (e.bytes > limit) {
+			Trim(limit);
+			return; // larger than the whole cache: not kept
+		}
+		total += e.bytes;
+		lru.push_front(std::move(e));
+		index[path] = lru.begin();
+		Trim(limit);
+	}
+
+	std::vector<CachedFooter> Contents() {
+		std::lock_guard<std::mutex> guard(lock);
+		std::vector<CachedFooter> out;
+		for (auto &e : lru) {
+			out.push_back(CachedFooter {e.path, e.size, e.meta->zones.size(), e.bytes});
+		}
+		return out;
+	}
+
+private:
+	void Erase(std::list<Entry>::iterator entry) {
+		total -= entry->bytes;
+		index.erase(entry->path);
+		lru.erase(entry);
+	}
+	void Trim(size_t limit) {
+		while (total > limit && !lru.empty()) {
+			Erase(std::prev(lru.end()));
+		}
+	}
+
+	std::mutex lock;
+	std::list<Entry> lru; //! most recently used first
+	std::unordered_map<std::string, std::list<Entry>::iterator> index;
+	size_t total = 0;
 };
 
-// Bounded so that a service scanning many distinct files does not grow without limit.
-constexpr size_t kMaxEntries = 4096;
+duckdb::shared_ptr<MetadataCache> CacheOf(ClientContext &context) {
+	return ObjectCache::GetObjectCache(context).GetOrCreate<MetadataCache>("vortex:metadata_cache");
+}
 
-std::mutex cache_lock;
-std::unordered_map<std::string, Entry> cache;
-std::list<std::string> order;
+//! Heap bytes of a string beyond the object itself (none when stored inline), with the
+//! allocator's header.
+size_t HeapBytes(const std::string &s) {
+	auto p = reinterpret_cast<const char *>(s.data());
+	auto self = reinterpret_cast<const char *>(&s);
+	if (p >= self && p < self + sizeof(s)) {
+		return 0;
+	}
+	return s.capacity() + 1 + 16;
+}
+
+template <class T>
+size_t VectorBytes(const std::vector<T> &v) {
+	return v.capacity() ? v.capacity() * sizeof(T) + 16 : 0;
+}
 
 } // namespace
 
+size_t EstimateMetadataBytes(const vtx::FileMetadata &meta) {
+	size_t n = sizeof(vtx::FileMetadata) + 16 + HeapBytes(meta.created_by);
+	n += VectorBytes(meta.fields);
+	for (auto &f : meta.fields) {
+		n += HeapBytes(f.name);
+	}
+	n += VectorBytes(meta.zones);
+	for (auto &z : meta.zones) {
+		n += VectorBytes(z.chunks);
+		for (auto &c : z.chunks) {
+			n += HeapBytes(c.stats.min) + HeapBytes(c.stats.max);
+		}
+	}
+	return n;
+}
+
 std::shared_ptr<const vtx::FileMetadata> GetMetadata(FileSource &source) {
+	auto &context = source.Context();
+	const size_t limit = MetadataCacheLimit(context);
+	auto cache = CacheOf(context);
 	auto size = source.Size();
 	uint8_t trailer[vtx::kTrailerSize] = {0};
-	if (size >= vtx::kHeaderSize + vtx::kTrailerSize) {
+	const bool has_trailer = size >= vtx::kHeaderSize + vtx::kTrailerSize;
+	if (has_trailer) {
 		source.ReadAt(size - vtx::kTrailerSize, trailer, vtx::kTrailerSize);
-		std::lock_guard<std::mutex> guard(cache_lock);
-		auto it = cache.find(source.Path());
-		if (it != cache.end() && it->second.size == size &&
-		    std::memcmp(it->second.trailer, trailer, vtx::kTrailerSize) == 0) {
-			return it->second.meta;
+		if (cache) {
+			if (auto meta = cache->Find(source.Path(), size, trailer, limit)) {
+				return meta;
+			}
 		}
 	}
 	std::shared_ptr<const vtx::FileMetadata> meta;
@@ -42,20 +160,15 @@ std::shared_ptr<const vtx::FileMetadata> GetMetadata(FileSource &source) {
 	} catch (vtx::FormatError &e) {
 		ThrowFileError(source.Path(), e);
 	}
-	std::lock_guard<std::mutex> guard(cache_lock);
-	if (cache.find(source.Path()) == cache.end()) {
-		order.push_back(source.Path());
-		if (order.size() > kMaxEntries) {
-			cache.erase(order.front());
-			order.pop_front();
-		}
+	if (cache && has_trailer) {
+		cache->Insert(source.Path(), size, trailer, meta, limit);
 	}
-	Entry e;
-	e.size = size;
-	std::memcpy(e.trailer, trailer, vtx::kTrailerSize);
-	e.meta = meta;
-	cache[source.Path()] = std::move(e);
 	return meta;
+}
+
+std::vector<CachedFooter> CachedFooters(ClientContext &context) {
+	auto cache = CacheOf(context);
+	return cache ? cache->Contents() : std::vector<CachedFooter>();
 }
 
 } // namespace vortex

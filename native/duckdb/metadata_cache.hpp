@@ -10,4 +10,17 @@ namespace vortex {
 
 std::shared_ptr<const vtx::FileMetadata> GetMetadata(FileSource &source);
 
+//! Estimated heap footprint of a parsed footer (the structures, their strings and vectors).
+size_t EstimateMetadataBytes(const vtx::FileMetadata &meta);
+
+struct CachedFooter {
+	std::string path;
+	uint64_t file_size;
+	uint64_t zones;
+	uint64_t bytes; //! what the entry counts against the cache's limit
+};
+
+//! The footers cached for this context's database, most recently used first.
+std::vector<CachedFooter> CachedFooters(duckdb::ClientContext &context);
+
 } // namespace vortex

@@ -8,8 +8,51 @@ const char *const kPushdownSettings[6] = {"vortex_pushdown",     "vortex_pushdow
                                           "vortex_pushdown_avg", "vortex_pushdown_min",   "vortex_pushdown_max"};
 
 const char *const kGroupedPushdownSetting = "vortex_pushdown_grouped";
+const char *const kMetadataCacheSizeSetting = "vortex_metadata_cache_size";
+
+size_t ParseCacheSize(const std::string &text) {
+	auto t = StringUtil::Lower(text);
+	StringUtil::Trim(t);
+	if (t.empty()) {
+		throw InvalidInputException("%s: a size is required (e.g. '64MiB', '1GB' or a number of bytes)",
+		                            kMetadataCacheSizeSetting);
+	}
+	if (t.find_first_not_of("0123456789") == std::string::npos) {
+		if (t.size() > 19) {
+			throw InvalidInputException("%s: %s bytes is too large", kMetadataCacheSizeSetting, text);
+		}
+		return static_cast<size_t>(std::stoull(t));
+	}
+	try {
+		return DBConfig::ParseMemoryLimit(t);
+	} catch (std::exception &e) {
+		ErrorData error(e);
+		throw InvalidInputException("%s: cannot read \"%s\" as a size: %s", kMetadataCacheSizeSetting, text,
+		                            error.RawMessage());
+	}
+}
+
+namespace {
+void CheckCacheSize(ClientContext &, SetScope, Value &parameter) {
+	if (!parameter.IsNull()) {
+		ParseCacheSize(parameter.ToString());
+	}
+}
+} // namespace
+
+size_t MetadataCacheLimit(ClientContext &context) {
+	Value v;
+	if (!context.TryGetCurrentSetting(kMetadataCacheSizeSetting, v) || v.IsNull()) {
+		return ParseCacheSize(kDefaultMetadataCacheSize);
+	}
+	return ParseCacheSize(v.ToString());
+}
 
 void RegisterSettings(DBConfig &config) {
+	config.AddExtensionOption(kMetadataCacheSizeSetting,
+	                          "Bytes of parsed .vtx footers kept in memory (like memory_limit: '64MiB', '1GB'; or "
+	                          "bytes); least recently used evicted first, 0 disables",
+	                          LogicalType::VARCHAR, Value(kDefaultMetadataCacheSize), CheckCacheSize);
 	config.AddExtensionOption(kPushdownSettings[0], "Answer ungrouped aggregates over vortex_scan from zone statistics",
 	                          LogicalType::BOOLEAN, Value::BOOLEAN(true));
 	for (int i = 1; i < 6; i++) {

@@ -12,4 +12,13 @@ void RegisterSettings(duckdb::DBConfig &config);
 //! Current value (SET or SET GLOBAL) of a BOOLEAN setting; true when unset.
 bool SettingEnabled(duckdb::ClientContext &context, const std::string &name);
 
+//! vortex_metadata_cache_size: bytes of parsed footers the metadata cache keeps, a memory
+//! size as for memory_limit ('64MiB', '1GB') or a number of bytes; 0 disables the cache.
+extern const char *const kMetadataCacheSizeSetting;
+constexpr const char *kDefaultMetadataCacheSize = "64MiB";
+//! The limit in bytes for this context (SET, SET GLOBAL or the default).
+size_t MetadataCacheLimit(duckdb::ClientContext &context);
+//! Parses a cache size; throws an InvalidInputException naming the setting when invalid.
+size_t ParseCacheSize(const std::string &text);
+
 } // namespace vortex

@@ -1,5 +1,6 @@
 #include "vortex_copy.hpp"
 
+#include "../format/scratch.hpp"
 #include "../format/writer.hpp"
 #include "file_io.hpp"
 #include "type_mapping.hpp"
@@ -7,8 +8,16 @@
 #include "duckdb/common/types/column/column_data_collection.hpp"
 #include "duckdb/function/copy_function.hpp"
 
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <random>
+
+#ifndef _WIN32
+#include <fcntl.h>
+#include <unistd.h>
+#endif
 
 namespace vortex {
 
@@ -75,38 +84,110 @@ void CopyOptions(ClientContext &, CopyOptionsInput &input) {
 	input.options["compression_level"] = CopyOption(LogicalType::BIGINT, CopyOptionMode::WRITE_ONLY);
 }
 
-std::string TemporaryPath(ClientContext &context, const std::string &target) {
-	std::random_device rd;
-	char suffix[32];
-	snprintf(suffix, sizeof(suffix), ".tmp-%08x", rd());
-	auto temp = target + suffix;
-	// Where DuckDB's access settings (allowed_paths) admit the target but not a file next to
-	// it, write in place as DuckDB's own writers do: the COPY is then allowed or refused exactly
-	// as for Parquet, with DuckDB's error naming the target.
-	if (!DBConfig::GetConfig(context).CanAccessFile(temp, FileType::FILE_TYPE_REGULAR)) {
-		return target;
-	}
-	return temp;
+// Test hooks (environment): VORTEX_TEST_TEMP_SUFFIX fixes the temporary name's suffix,
+// VORTEX_TEST_FAULT=copy_after_create fails the COPY just after its temporary file is created.
+bool FaultInjected(const char *name) {
+	auto v = std::getenv("VORTEX_TEST_FAULT");
+	return v && std::strcmp(v, name) == 0;
 }
 
-// Writes go to "<target>.tmp-XXXXXXXX" and are renamed over the target only once the
-// footer is on disk, so readers never see a partial file and a failed COPY leaves the
-// old file (or none) in place.
-struct CopyGlobalState : public GlobalFunctionData {
-	CopyGlobalState(ClientContext &context, const CopyBindData &bind, const std::string &target)
-	    : fs(FileSystem::GetFileSystem(context)), target(target), temp(TemporaryPath(context, target)) {
-		handle = fs.OpenFile(temp, FileFlags::FILE_FLAGS_WRITE | FileFlags::FILE_FLAGS_FILE_CREATE_NEW);
-		sink = make_uniq<FileSink>(*handle);
-		writer = make_uniq<vtx::FileWriter>(bind.fields, *sink, kCreatedBy);
+//! "<target>.tmp-" and 64 random bits in hex.
+std::string TemporaryName(const std::string &target) {
+	if (auto fixed = std::getenv("VORTEX_TEST_TEMP_SUFFIX")) {
+		return target + ".tmp-" + fixed;
 	}
-	~CopyGlobalState() override {
-		if (!finished) {
+	std::random_device rd;
+	const uint64_t bits = (uint64_t(rd()) << 32) ^ uint64_t(rd());
+	char suffix[32];
+	snprintf(suffix, sizeof(suffix), ".tmp-%016llx", static_cast<unsigned long long>(bits));
+	return target + suffix;
+}
+
+//! Whether DuckDB's access settings admit a file next to the target. Where they admit the
+//! target but not such a file (allowed_paths listing the target), the COPY writes in place as
+//! DuckDB's own writers do: it is then allowed or refused exactly as for Parquet, with
+//! DuckDB's error naming the target, but it is not atomic (see README, "COPY").
+bool CanWriteNextTo(ClientContext &context, const std::string &target) {
+	return DBConfig::GetConfig(context).CanAccessFile(target + ".tmp-0000000000000000", FileType::FILE_TYPE_REGULAR);
+}
+
+//! Makes the directory entry of a file just created or renamed durable. DuckDB's FileSystem
+//! has no call for it, so for local paths the directory is opened with open(2) and fsync'd
+//! (POSIX only). Remote file systems (s3://, http://, ...) have no such notion: skipped, as
+//! is a directory that cannot be opened for reading or a file system that cannot sync one.
+void SyncDirectoryOf(FileSystem &fs, const std::string &path) {
+#ifndef _WIN32
+	std::string local = path;
+	if (StringUtil::StartsWith(local, "file://")) {
+		local = local.substr(7);
+	}
+	if (FileSystem::IsRemoteFile(local) || local.find("://") != std::string::npos) {
+		return;
+	}
+	auto sep = local.find_last_of('/');
+	std::string dir = sep == std::string::npos ? "." : (sep == 0 ? "/" : local.substr(0, sep));
+	int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		return;
+	}
+	int rc = ::fsync(fd);
+	int err = errno;
+	::close(fd);
+	if (rc != 0 && err != EINVAL && err != ENOTSUP && err != EROFS) {
+		throw IOException("vortex: could not sync directory \"%s\" after writing \"%s\": %s", dir, path,
+		                  strerror(err));
+	}
+#else
+	(void)fs;
+	(void)path;
+#endif
+}
+
+//! The file being written; removed when the COPY does not complete, whatever fails.
+struct PendingFile {
+	PendingFile(FileSystem &fs, std::string path) : fs(fs), path(std::move(path)) {
+	}
+	~PendingFile() {
+		if (created && !done) {
 			try {
-				handle.reset();
-				fs.TryRemoveFile(temp);
+				fs.TryRemoveFile(path);
 			} catch (...) {
 			}
 		}
+	}
+	FileSystem &fs;
+	std::string path;
+	bool created = false;
+	bool done = false;
+};
+
+// Writes go to "<target>.tmp-<16 hex digits>", created exclusively (never an existing file or
+// symlink), and are renamed over the target only once the footer is on disk, so readers never
+// see a partial file and a failed COPY leaves the old file (or none) in place.
+struct CopyGlobalState : public GlobalFunctionData {
+	CopyGlobalState(ClientContext &context, const CopyBindData &bind, const std::string &target_p)
+	    : fs(FileSystem::GetFileSystem(context)), target(target_p), file(fs, target_p) {
+		if (CanWriteNextTo(context, target)) {
+			// A name taken already (a leftover, or someone else's file or symlink) is skipped.
+			for (int attempt = 0; attempt < 8 && !handle; attempt++) {
+				file.path = TemporaryName(target);
+				handle = fs.OpenFile(file.path, FileFlags::FILE_FLAGS_WRITE | FileFlags::FILE_FLAGS_FILE_CREATE |
+				                                     FileFlags::FILE_FLAGS_EXCLUSIVE_CREATE |
+				                                     FileFlags::FILE_FLAGS_NULL_IF_EXISTS);
+			}
+			if (!handle) {
+				throw IOException("vortex: cannot create a temporary file next to \"%s\": \"%s\" exists", target,
+				                  file.path);
+			}
+		} else {
+			handle = fs.OpenFile(target, FileFlags::FILE_FLAGS_WRITE | FileFlags::FILE_FLAGS_FILE_CREATE_NEW);
+		}
+		file.created = true;
+		if (FaultInjected("copy_after_create")) {
+			throw IOException("vortex: injected failure after creating \"%s\"", file.path);
+		}
+		sink = make_uniq<FileSink>(*handle);
+		writer = make_uniq<vtx::FileWriter>(bind.fields, *sink, kCreatedBy);
 	}
 	void Append(std::vector<vtx::EncodedZone> &zones) {
 		std::lock_guard<std::mutex> guard(lock);
@@ -118,12 +199,12 @@ struct CopyGlobalState : public GlobalFunctionData {
 
 	FileSystem &fs;
 	std::string target;
-	std::string temp;
+	vtx::ScratchActivity activity;
+	PendingFile file; //! declared before the handle: closed first, then removed
 	std::mutex lock;
 	unique_ptr<FileHandle> handle;
 	unique_ptr<FileSink> sink;
 	unique_ptr<vtx::FileWriter> writer;
-	bool finished = false;
 };
 
 struct CopyLocalState : public LocalFunctionData {
@@ -169,10 +250,11 @@ void CopyFinalize(ClientContext &, FunctionData &, GlobalFunctionData &gstate) {
 	g.handle->Sync();
 	g.handle->Close();
 	g.handle.reset();
-	if (g.temp != g.target) {
-		g.fs.MoveFile(g.temp, g.target);
+	if (g.file.path != g.target) {
+		g.fs.MoveFile(g.file.path, g.target);
 	}
-	g.finished = true;
+	g.file.done = true;
+	SyncDirectoryOf(g.fs, g.target);
 }
 
 struct PreparedZones : public PreparedBatchData {

@@ -1,22 +1,49 @@
 #include "zone_accumulator.hpp"
 
+#include "../format/scratch.hpp"
+
 namespace vortex {
 
 using namespace duckdb;
 
 namespace {
 // Column buffers outlive an accumulator on the thread that used it: COPY creates one per
-// batch, and fresh zone-sized buffers would cost a page fault per page every time.
+// batch, and fresh zone-sized buffers would cost a page fault per page every time. They are
+// released when no COPY or scan is in flight any more (format/scratch.hpp).
 template <class COLUMN>
-std::vector<COLUMN> &Pool() {
-	thread_local std::vector<COLUMN> pool;
+class ColumnPool : public vtx::ScratchSlotBase {
+public:
+	std::vector<COLUMN> columns;
+	~ColumnPool() override {
+		Unregister();
+	}
+	static size_t Held(const COLUMN &col) {
+		return col.valid.capacity() + col.fixed.capacity() + col.offsets.capacity() * sizeof(uint64_t) +
+		       col.bytes.capacity();
+	}
+	size_t Bytes() const override {
+		size_t n = columns.capacity() * sizeof(COLUMN);
+		for (auto &col : columns) {
+			n += Held(col);
+		}
+		return n;
+	}
+	void Release() override {
+		std::vector<COLUMN>().swap(columns);
+	}
+};
+
+template <class COLUMN>
+ColumnPool<COLUMN> &Pool() {
+	thread_local ColumnPool<COLUMN> pool;
 	return pool;
 }
 } // namespace
 
 ZoneAccumulator::ZoneAccumulator(std::vector<vtx::ColumnType> types_p, vtx::WriterOptions options_p)
     : types(std::move(types_p)), options(options_p) {
-	auto &pool = Pool<Column>();
+	vtx::ScratchLease lease;
+	auto &pool = Pool<Column>().columns;
 	while (columns.size() < types.size()) {
 		if (pool.empty()) {
 			columns.emplace_back();
@@ -28,11 +55,12 @@ ZoneAccumulator::ZoneAccumulator(std::vector<vtx::ColumnType> types_p, vtx::Writ
 }
 
 ZoneAccumulator::~ZoneAccumulator() {
-	auto &pool = Pool<Column>();
+	vtx::ScratchLease lease;
+	auto &pool = Pool<Column>().columns;
 	for (auto &col : columns) {
-		// Bounded: a thread keeps at most 64 columns of at most 16 MiB each.
-		const size_t held = col.valid.capacity() + col.fixed.capacity() + col.offsets.capacity() * 8 + col.bytes.capacity();
-		if (pool.size() < 64 && held <= (size_t(16) << 20)) {
+		// Bounded: a thread keeps at most 64 columns of at most 16 MiB each, and only while a
+		// COPY or scan is in flight.
+		if (pool.size() < 64 && ColumnPool<Column>::Held(col) <= (size_t(16) << 20)) {
 			col.Clear();
 			pool.push_back(std::move(col));
 		}

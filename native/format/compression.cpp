@@ -4,6 +4,7 @@
 
 #include "error.hpp"
 #include "lz4/lz4.hpp"
+#include "scratch.hpp"
 #include "zstd.h"
 
 #include <climits>
@@ -36,7 +37,10 @@ bool Compress(Codec codec, int level, const std::vector<uint8_t> &in, std::vecto
 	if (codec == Codec::NONE || in.size() < 64 || in.size() > INT_MAX) {
 		return false;
 	}
-	thread_local std::vector<uint8_t> buf; // reused: a fresh bound-sized buffer per call page-faults
+	// Reused: a fresh bound-sized buffer per call page-faults. Released when no query needs it.
+	ScratchLease lease;
+	thread_local ScratchSlot<std::vector<uint8_t>> slot;
+	auto &buf = slot.value;
 	size_t n = 0;
 	if (codec == Codec::ZSTD) {
 		buf.resize(duckdb_zstd::ZSTD_compressBound(in.size()));

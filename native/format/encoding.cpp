@@ -3,6 +3,7 @@
 #include "bitpack.hpp"
 #include "domain.hpp"
 #include "dictionary_builder.hpp"
+#include "scratch.hpp"
 #include "utf8.hpp"
 
 #include <cstring>
@@ -29,11 +30,12 @@ enum : uint8_t { ALL_VALID = 0, BITMAP = 1, ALL_NULL = 2 };
 constexpr uint64_t kMaxDictionary = 1 << 16;
 
 // Per-thread scratch space, reused from chunk to chunk: fresh multi-megabyte buffers
-// would cost a page fault per page on every chunk.
+// would cost a page fault per page on every chunk. Released when no query needs it any more
+// (scratch.hpp); used only inside EncodeChunk's lease.
 template <class T>
 std::vector<T> &Scratch(int slot) {
-	thread_local std::vector<T> buffers[4];
-	return buffers[slot];
+	thread_local ScratchSlot<std::vector<T>> buffers[4];
+	return buffers[slot].value;
 }
 
 void WriteValidity(const ColumnInput &in, ByteWriter &out, uint64_t &valid_count) {
@@ -432,6 +434,7 @@ void ReadValidity(ByteReader &r, uint64_t n, DecodedColumn &out) {
 } // namespace
 
 Encoding EncodeChunk(const ColumnInput &in, ByteWriter &out) {
+	ScratchLease lease;
 	uint64_t valid_count;
 	WriteValidity(in, out, valid_count);
 	if (valid_count == 0 && in.count > 0) {

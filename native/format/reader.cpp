@@ -2,6 +2,7 @@
 
 #include "checksum.hpp"
 #include "encoding.hpp"
+#include "scratch.hpp"
 
 #include <cstring>
 #include <new>
@@ -37,8 +38,11 @@ FileMetadata ReadMetadata(InputSource &source) {
 }
 
 ByteBuffer ReadSegment(InputSource &source, const ChunkMeta &chunk) {
-	// A compressed segment is only read through: keep that buffer per thread.
-	thread_local ByteBuffer scratch;
+	// A compressed segment is only read through: keep that buffer per thread (released when
+	// no query needs it, scratch.hpp).
+	ScratchLease lease;
+	thread_local ScratchSlot<ByteBuffer> slot;
+	auto &scratch = slot.value;
 	const bool compressed = chunk.codec != Codec::NONE;
 	ByteBuffer direct;
 	ByteBuffer &stored = compressed ? scratch : direct;

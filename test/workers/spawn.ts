@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 
 const req = createRequire(__filename);
 
-function viteNodeCli(): string {
+export function viteNodeCli(): string {
   const fromVitest = createRequire(req.resolve('vitest/package.json'));
   const pkgPath = fromVitest.resolve('vite-node/package.json');
   const bin = (fromVitest(pkgPath) as { bin: Record<string, string> }).bin['vite-node'];

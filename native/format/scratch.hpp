@@ -1,0 +1,85 @@
+// Per-thread reusable buffers that can be released from any thread.
+//
+// Encoding, decompression and COPY's zone buffers are kept per thread from one chunk to the
+// next: fresh multi-megabyte buffers would cost a page fault per page on every chunk. Kept in
+// plain thread_locals they would stay with DuckDB's worker threads forever, sized by the largest
+// zone ever seen. Here each thread's buffers are registered, and a thread marks the moments it
+// uses them (a ScratchLease); ReleaseIdleScratch frees the buffers of every thread not inside a
+// lease. The DuckDB glue holds a ScratchActivity for each scan source and COPY in flight, and
+// when the last one ends every idle thread's buffers are released (and a thread leaving a lease
+// while nothing is in flight releases its own), so no buffer outlives the queries that used it.
+#pragma once
+#include <atomic>
+#include <cstddef>
+#include <mutex>
+#include <vector>
+
+namespace vtx {
+
+class ThreadScratch;
+
+class ScratchSlotBase {
+public:
+	virtual ~ScratchSlotBase();
+	virtual size_t Bytes() const = 0;
+	virtual void Release() = 0;
+
+protected:
+	ScratchSlotBase();
+	//! Leaves the thread's list, so no other thread calls Release any more. Every derived
+	//! class's destructor calls it first: by the time ~ScratchSlotBase runs, its buffer is gone.
+	void Unregister();
+
+private:
+	ThreadScratch *owner;
+	bool registered = true;
+};
+
+//! A buffer of this thread; declare it thread_local. Use it only inside a ScratchLease.
+template <class T>
+class ScratchSlot : public ScratchSlotBase {
+public:
+	T value;
+	~ScratchSlot() override {
+		Unregister();
+	}
+	size_t Bytes() const override {
+		return value.capacity() * sizeof(typename T::value_type);
+	}
+	void Release() override {
+		T().swap(value);
+	}
+};
+
+//! Marks this thread as using its scratch buffers (re-entrant).
+class ScratchLease {
+public:
+	ScratchLease();
+	~ScratchLease();
+	ScratchLease(const ScratchLease &) = delete;
+	ScratchLease &operator=(const ScratchLease &) = delete;
+
+private:
+	ThreadScratch &thread;
+};
+
+//! Held while an operation that uses scratch buffers is in flight; the last one to end
+//! releases every idle thread's buffers.
+class ScratchActivity {
+public:
+	ScratchActivity();
+	~ScratchActivity();
+	ScratchActivity(const ScratchActivity &) = delete;
+	ScratchActivity &operator=(const ScratchActivity &) = delete;
+};
+
+//! Frees the buffers of every thread that is not inside a lease; returns the bytes freed.
+size_t ReleaseIdleScratch();
+//! Bytes held by the buffers of threads not inside a lease (busy threads are not counted).
+size_t IdleScratchBytes();
+//! Number of ScratchActivity objects alive.
+size_t ScratchActivities();
+//! The C heap (glibc malloc): bytes in use and bytes free but held; false elsewhere.
+bool HeapInfo(size_t &in_use, size_t &free_held);
+
+} // namespace vtx
