@@ -15,6 +15,10 @@ export const DUCKDB_LINE_TESTS = [
   'pushdown-property', // at reduced size (VORTEX_FC_RUNS below)
   'rules',
   'coherence', // the seed matrix and more through `vtx coherence`: docs/COHERENCE-duckdb-<version>.md
+  'changing-files', // prepared statements over rewritten files and globs (issue 9)
+  'bind-data-equals',
+  'wide-sums',
+  'grouped-pushdown', // at reduced size (VORTEX_FC_RUNS)
 ];
 
 const dir = process.env.VORTEX_NODE_API_DIR;

@@ -45,7 +45,8 @@ unique_ptr<TableRef> ReplacementScan(ClientContext &context, ReplacementScanInpu
 	return std::move(ref);
 }
 
-OptimizerExtension Copy(const OptimizerExtension &e) {
+//! Used where DuckDB keeps optimizer extensions in a vector (1.4; see duckdb_compat.hpp).
+[[maybe_unused]] OptimizerExtension Copy(const OptimizerExtension &e) {
 	return e;
 }
 

@@ -18,7 +18,9 @@ struct CacheInfoState : public GlobalTableFunctionState {
 unique_ptr<FunctionData> CacheInfoBind(ClientContext &context, TableFunctionBindInput &, vector<LogicalType> &types,
                                        vector<string> &names) {
 	// It lists paths of files read earlier: as much a file system operation as a glob.
-	if (!DBConfig::GetConfig(context).options.enable_external_access) {
+	Value external;
+	if (context.TryGetCurrentSetting("enable_external_access", external) && !external.IsNull() &&
+	    !BooleanValue::Get(external.DefaultCastAs(LogicalType::BOOLEAN))) {
 		throw PermissionException("vortex_cache_info is disabled by configuration (enable_external_access = false)");
 	}
 	names = {"path", "file_size", "zones", "bytes"};

@@ -24,6 +24,11 @@ public:
 	string GetObjectType() override {
 		return ObjectType();
 	}
+	//! DuckDB 1.5's object cache asks for this (1.4's has no such method): invalid means "do not
+	//! evict": the cache bounds itself by vortex_metadata_cache_size.
+	optional_idx GetEstimatedCacheMemory() const {
+		return optional_idx();
+	}
 
 	struct Entry {
 		std::string path;
