@@ -87,15 +87,41 @@ void AggregateState::AddStats(const ZoneStats &s) {
 	}
 }
 
-void AggregateState::AddDecoded(const DecodedColumn &chunk) {
+void AggregateState::Merge(const AggregateState &o) {
+	ZoneStats s;
+	s.rows = o.rows;
+	s.nulls = o.rows - o.non_null;
+	s.nans = o.nans;
+	s.pos_inf = o.pos_inf;
+	s.neg_inf = o.neg_inf;
+	s.has_int_sum = true;
+	s.int_sum = o.int_sum;
+	s.has_float_sum = true;
+	s.finite_sum = o.finite_sum;
+	s.has_minmax = o.has_minmax;
+	s.minmax_exact = true;
+	s.min = o.min;
+	s.max = o.max;
+	AddStats(s);
+}
+
+void AggregateState::AddDecoded(const DecodedColumn &chunk, const uint8_t *selected) {
 	std::vector<uint8_t> valid;
 	ColumnInput in;
 	in.type = type;
 	in.count = chunk.count;
-	if (!chunk.all_valid) {
+	if (chunk.all_null) {
+		// Nothing but NULL: there is no payload to read.
+		ZoneStats s;
+		s.rows = s.nulls = chunk.count;
+		AddStats(s);
+		return;
+	}
+	if (!chunk.all_valid || selected) {
+		// A row left out by the selection counts as NULL: absent from every aggregate of values.
 		valid.resize(chunk.count);
 		for (uint64_t i = 0; i < chunk.count; i++) {
-			valid[i] = chunk.IsValid(i);
+			valid[i] = chunk.IsValid(i) && (!selected || selected[i]);
 		}
 		in.valid = valid.data();
 	}

@@ -27,7 +27,10 @@ struct AggregateState {
 	//! Whether a zone's statistics answer `needs_minmax` exactly (else decode the chunk).
 	static bool StatsSuffice(const ZoneStats &s, bool needs_minmax);
 	void AddStats(const ZoneStats &s);
-	void AddDecoded(const DecodedColumn &chunk);
+	//! Adds another state of the same type (partial aggregates of disjoint rows).
+	void Merge(const AggregateState &o);
+	//! Adds the rows of a decoded chunk; with `selected`, only rows i where selected[i] != 0.
+	void AddDecoded(const DecodedColumn &chunk, const uint8_t *selected = nullptr);
 };
 
 //! Orders raw value bytes of one type: integers numerically, floats by value (no NaN),

@@ -7,7 +7,9 @@
 #include "plan_guard.hpp"
 #include "type_mapping.hpp"
 
+#include <exception>
 #include <map>
+#include <thread>
 
 namespace vortex {
 
@@ -21,12 +23,15 @@ unique_ptr<FunctionData> PushedBindData::Copy() const {
 	r->fields = fields;
 	r->field_types = field_types;
 	r->aggregates = aggregates;
+	r->filters = filters;
+	r->file_filters = file_filters;
 	return std::move(r);
 }
 
 bool PushedBindData::Equals(const FunctionData &other_p) const {
 	auto &o = other_p.Cast<PushedBindData>();
-	if (files.size() != o.files.size() || aggregates != o.aggregates || field_types != o.field_types) {
+	if (files.size() != o.files.size() || aggregates != o.aggregates || field_types != o.field_types ||
+	    filters != o.filters || file_filters != o.file_filters) {
 		return false;
 	}
 	for (size_t i = 0; i < files.size(); i++) {
@@ -39,33 +44,131 @@ bool PushedBindData::Equals(const FunctionData &other_p) const {
 
 namespace {
 
+struct ZoneCounters {
+	idx_t from_stats = 0; //! every row matches: answered from zone statistics
+	idx_t skipped = 0;    //! no row matches
+	idx_t decoded = 0;    //! decoded (straddling the filters, or statistics that cannot answer)
+};
+
 struct PushedGlobalState : public GlobalTableFunctionState {
 	vector<Value> row;
 	bool emitted = false;
+	ZoneCounters zones;
 };
 
-//! Accumulates the zone statistics of every file, decoding only chunks whose statistics
-//! cannot answer (inexact long-string min/max).
-std::map<idx_t, AggregateState> Accumulate(ClientContext &context, const PushedBindData &bind, uint64_t &rows) {
+//! Accumulates the aggregates over every file: zones where every row passes the filters
+//! contribute their statistics (decoded only where those cannot answer, e.g. truncated string
+//! bounds), zones where none does are skipped, and straddling zones are decoded (only the
+//! filter and aggregate columns), filtered, and aggregated row by row.
+using vtx::compute::ZoneMatch;
+
+struct Accumulation {
 	std::map<idx_t, AggregateState> states;
+	uint64_t rows = 0;
+};
+
+//! A zone that straddles the filters, to be decoded and filtered.
+struct StraddlingZone {
+	idx_t file;
+	size_t zone;
+	std::vector<ZoneMatch> matches; //! per filter
+};
+
+//! Decodes, filters and aggregates straddling zones `first, first + step, ...` into `acc`.
+void AccumulateStraddling(const PushedBindData &bind, const std::vector<PlannedFile> &files,
+                          const std::vector<StraddlingZone> &zones, size_t first, size_t step, Accumulation &acc) {
+	std::vector<uint8_t> mask, scratch;
+	for (size_t i = first; i < zones.size(); i += step) {
+		auto &item = zones[i];
+		auto &file = files[item.file];
+		auto &meta = *file.meta;
+		const uint64_t rows = meta.zones[item.zone].rows;
+		std::map<idx_t, vtx::DecodedColumn> decoded;
+		auto column = [&](idx_t field) -> const vtx::DecodedColumn & {
+			auto it = decoded.find(field);
+			if (it != decoded.end()) {
+				return it->second;
+			}
+			auto &chunk = decoded[field];
+			try {
+				vtx::ReadChunk(*file.source, meta, item.zone, field, chunk);
+			} catch (vtx::FormatError &e) {
+				ThrowFileError(bind.files[item.file].path, e);
+			}
+			return chunk;
+		};
+		mask.assign(rows, 1);
+		scratch.resize(rows);
+		for (idx_t k = 0; k < bind.filters.size(); k++) {
+			if (item.matches[k] == ZoneMatch::ALL) {
+				continue;
+			}
+			auto &pf = bind.filters[k];
+			vtx::compute::EvaluatePredicate(pf.predicate, bind.fields[pf.field].type, column(pf.field), scratch.data());
+			for (uint64_t r = 0; r < rows; r++) {
+				mask[r] &= scratch[r];
+			}
+		}
+		uint64_t selected = 0;
+		for (uint64_t r = 0; r < rows; r++) {
+			selected += mask[r];
+		}
+		acc.rows += selected;
+		if (selected == 0) {
+			continue;
+		}
+		for (auto &entry : acc.states) {
+			entry.second.AddDecoded(column(entry.first), selected == rows ? nullptr : mask.data());
+		}
+	}
+}
+
+//! Accumulates the aggregates over every file: zones where every row passes the filters
+//! contribute their statistics (decoded only where those cannot answer, e.g. truncated string
+//! bounds), zones where none does are skipped, and straddling zones are decoded (only the
+//! filter and aggregate columns), filtered, and aggregated row by row, on several threads.
+Accumulation Accumulate(ClientContext &context, const PushedBindData &bind, ZoneCounters &counters) {
+	Accumulation acc;
 	std::map<idx_t, bool> needs_minmax;
 	for (auto &a : bind.aggregates) {
 		if (a.kind == AggregateKind::COUNT_STAR) {
 			continue;
 		}
-		states.emplace(a.field, AggregateState(bind.fields[a.field].type));
+		acc.states.emplace(a.field, AggregateState(bind.fields[a.field].type));
 		needs_minmax[a.field] = needs_minmax[a.field] || a.kind == AggregateKind::MIN || a.kind == AggregateKind::MAX;
 	}
-	rows = 0;
+	std::vector<PlannedFile> files;
+	std::vector<StraddlingZone> straddling;
+	std::vector<ZoneMatch> matches(bind.filters.size());
 	for (idx_t f = 0; f < bind.files.size(); f++) {
 		auto &path = bind.files[f].path;
-		auto file = OpenPlannedFile(context, bind.files, f, bind.fields, bind.field_types);
-		auto &source = *file.source;
-		auto &meta = file.meta;
-		rows += meta->total_rows;
+		files.push_back(OpenPlannedFile(context, bind.files, f, bind.fields, bind.field_types));
+		auto &source = *files.back().source;
+		auto &meta = files.back().meta;
 		for (size_t z = 0; z < meta->zones.size(); z++) {
-			for (auto &entry : states) {
-				auto &stats = meta->zones[z].chunks[entry.first].stats;
+			auto &zone = meta->zones[z];
+			if (zone.rows == 0) {
+				continue;
+			}
+			ZoneMatch match = ZoneMatch::ALL;
+			for (idx_t k = 0; k < bind.filters.size() && match != ZoneMatch::NONE; k++) {
+				auto &pf = bind.filters[k];
+				matches[k] = vtx::compute::ClassifyZone(pf.predicate, bind.fields[pf.field].type, zone.chunks[pf.field].stats);
+				match = vtx::compute::And(match, matches[k]);
+			}
+			if (match == ZoneMatch::NONE) {
+				counters.skipped++;
+				continue;
+			}
+			if (match == ZoneMatch::SOME) {
+				counters.decoded++;
+				straddling.push_back(StraddlingZone {f, z, matches});
+				continue;
+			}
+			acc.rows += zone.rows;
+			bool decoded = false;
+			for (auto &entry : acc.states) {
+				auto &stats = zone.chunks[entry.first].stats;
 				if (AggregateState::StatsSuffice(stats, needs_minmax[entry.first])) {
 					entry.second.AddStats(stats);
 					continue;
@@ -77,10 +180,49 @@ std::map<idx_t, AggregateState> Accumulate(ClientContext &context, const PushedB
 					ThrowFileError(path, e);
 				}
 				entry.second.AddDecoded(chunk);
+				decoded = true;
+			}
+			if (decoded) {
+				counters.decoded++;
+			} else {
+				counters.from_stats++;
 			}
 		}
 	}
-	return states;
+	const size_t threads =
+	    std::min<size_t>(straddling.size(), std::max<idx_t>(1, TaskScheduler::GetScheduler(context).NumberOfThreads()));
+	if (threads <= 1) {
+		AccumulateStraddling(bind, files, straddling, 0, 1, acc);
+		return acc;
+	}
+	std::vector<Accumulation> parts(threads);
+	std::vector<std::exception_ptr> errors(threads);
+	std::vector<std::thread> workers;
+	for (size_t t = 0; t < threads; t++) {
+		for (auto &entry : acc.states) {
+			parts[t].states.emplace(entry.first, AggregateState(entry.second.type));
+		}
+		workers.emplace_back([&, t]() {
+			try {
+				AccumulateStraddling(bind, files, straddling, t, threads, parts[t]);
+			} catch (...) {
+				errors[t] = std::current_exception();
+			}
+		});
+	}
+	for (auto &w : workers) {
+		w.join();
+	}
+	for (size_t t = 0; t < threads; t++) {
+		if (errors[t]) {
+			std::rethrow_exception(errors[t]);
+		}
+		acc.rows += parts[t].rows;
+		for (auto &entry : parts[t].states) {
+			acc.states.at(entry.first).Merge(entry.second);
+		}
+	}
+	return acc;
 }
 
 Value Finalize(const PushedAggregate &a, const AggregateState *s, uint64_t rows, const LogicalType &field_type) {
@@ -126,8 +268,9 @@ Value Finalize(const PushedAggregate &a, const AggregateState *s, uint64_t rows,
 unique_ptr<GlobalTableFunctionState> PushedInit(ClientContext &context, TableFunctionInitInput &input) {
 	auto &bind = input.bind_data->Cast<PushedBindData>();
 	auto g = make_uniq<PushedGlobalState>();
-	uint64_t rows;
-	auto states = Accumulate(context, bind, rows);
+	auto acc = Accumulate(context, bind, g->zones);
+	auto &states = acc.states;
+	const uint64_t rows = acc.rows;
 	vector<Value> all;
 	for (auto &a : bind.aggregates) {
 		auto it = states.find(a.field);
@@ -165,6 +308,27 @@ InsertionOrderPreservingMap<string> PushedToString(TableFunctionToStringInput &i
 	}
 	result["Pushed Aggregates"] = list;
 	result["Files"] = std::to_string(bind.files.size());
+	string filters;
+	for (auto &f : bind.filters) {
+		filters += (filters.empty() ? "" : "\n") + f.display;
+	}
+	for (auto &f : bind.file_filters) {
+		filters += (filters.empty() ? "" : "\n") + f;
+	}
+	if (!filters.empty()) {
+		result["Filters"] = filters;
+	}
+	return result;
+}
+
+InsertionOrderPreservingMap<string> PushedDynamicToString(TableFunctionDynamicToStringInput &input) {
+	InsertionOrderPreservingMap<string> result;
+	if (input.global_state) {
+		auto &g = input.global_state->Cast<PushedGlobalState>();
+		result["Zones From Statistics"] = std::to_string(g.zones.from_stats);
+		result["Zones Skipped"] = std::to_string(g.zones.skipped);
+		result["Zones Decoded"] = std::to_string(g.zones.decoded);
+	}
 	return result;
 }
 
@@ -174,6 +338,7 @@ TableFunction GetPushedAggregateFunction() {
 	TableFunction tf("vortex_scan", {}, PushedScan, nullptr, PushedInit);
 	tf.cardinality = PushedCardinality;
 	tf.to_string = PushedToString;
+	tf.dynamic_to_string = PushedDynamicToString;
 	tf.projection_pushdown = true;
 	return tf;
 }

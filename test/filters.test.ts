@@ -1,0 +1,140 @@
+import { mkdirSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { explain, isPushed, openDb, rows, show, sqlString, tempDir } from './helpers';
+
+// Table filters inside vortex_scan, and aggregates answered under them.
+describe('filters pushed into vortex_scan', () => {
+  const dir = tempDir();
+  let conn: DuckDBConnection;
+  let vtx: string;
+
+  beforeAll(async () => {
+    ({ conn } = await openDb());
+    // 10 zones of 1,000 rows: x sorted, u unsorted, s sorted strings, iv an INTERVAL (no order).
+    await conn.run(`CREATE TABLE t AS SELECT i AS x, hash(i) % 1000 AS u, lpad((i // 100)::VARCHAR, 3, '0') AS s,
+      CASE WHEN i % 10 = 0 THEN NULL ELSE (i % 50)::DOUBLE END AS d, to_days((i % 40)::INTEGER) AS iv
+      FROM range(10000) r(i)`);
+    const file = `${dir}/t.vtx`;
+    await conn.run(`COPY (SELECT * FROM t ORDER BY x) TO ${sqlString(file)} (FORMAT vortex, ROW_GROUP_SIZE 1000)`);
+    vtx = `vortex_scan(${sqlString(file)})`;
+  });
+
+  async function same(sqlOf: (from: string) => string, pushed: boolean) {
+    const q = sqlOf(vtx);
+    expect(await isPushed(conn, q), q).toBe(pushed);
+    const a = (await rows(conn, q)).map((r) => r.map(show).join('|')).sort();
+    const b = (await rows(conn, sqlOf('t'))).map((r) => r.map(show).join('|')).sort();
+    expect(a).toEqual(b);
+  }
+
+  async function analyze(sql: string): Promise<string> {
+    // Box-drawing borders and line breaks out, so that "Key: value" reads on one line.
+    return (await rows(conn, `EXPLAIN ANALYZE ${sql}`)).map((r) => String(r[1])).join('\n').replace(/[│\s]+/g, ' ');
+  }
+
+  it('pushes aggregates under conjunctions of pushed filters and shows both in EXPLAIN', async () => {
+    const q = `SELECT count(*), sum(x), min(s) FROM ${vtx} WHERE x >= 2500 AND s < '080' AND d > 3`;
+    const plan = await explain(conn, q);
+    expect(plan).toContain('Pushed Aggregates');
+    expect(plan).toMatch(/Filters:/);
+    expect(plan).toMatch(/x>=2500/);
+    await same((f) => `SELECT count(*), sum(x), min(s) FROM ${f} WHERE x >= 2500 AND s < '080' AND d > 3`, true);
+    await same((f) => `SELECT count(*), avg(u), max(s) FROM ${f} WHERE u BETWEEN 100 AND 300`, true);
+    await same((f) => `SELECT count(d), sum(d) FROM ${f} WHERE d = 7 AND x < 5000`, true);
+  });
+
+  it('reports zones answered from statistics, skipped and decoded', async () => {
+    // Zones of 1,024 rows: zone 2 straddles, zones 3-6 match entirely, the other five not at all.
+    const plan = await analyze(`SELECT count(*), sum(x) FROM ${vtx} WHERE x >= 2500 AND x < 7168`);
+    expect(plan).toMatch(/Zones From Statistics: 4/);
+    expect(plan).toMatch(/Zones Skipped: 5/);
+    expect(plan).toMatch(/Zones Decoded: 1/);
+    const scan = await analyze(`SELECT x, s FROM ${vtx} WHERE x >= 2500 AND x < 7168`);
+    expect(scan).toMatch(/Zones Scanned: 5\/10/);
+    expect(scan).toMatch(/Zones Filtered: 1/);
+  });
+
+  it('does not push what is not exactly a table filter, and stays correct', async () => {
+    // DuckDB itself rewrites x + 1 > 5000 into x > 4999, a table filter: pushed, and right.
+    await same((f) => `SELECT count(*), sum(x) FROM ${f} WHERE x + 1 > 5000`, true);
+    await same((f) => `SELECT count(*), sum(x) FROM ${f} WHERE x % 7 = 3`, false);
+    await same((f) => `SELECT count(*), sum(x) FROM ${f} WHERE abs(x - 5000) < 100`, false);
+    await same((f) => `SELECT count(*), sum(x) FROM ${f} WHERE lower(s) = '042'`, false);
+    await same((f) => `SELECT count(*), sum(x) FROM ${f} WHERE x < 100 OR u < 10`, false);
+    // DuckDB keeps IS [NOT] NULL above the scan as a FILTER; the pushed aggregate applies it itself.
+    await same((f) => `SELECT count(*), sum(x) FROM ${f} WHERE d IS NULL AND x > 100`, true);
+    await same((f) => `SELECT count(*), sum(d), min(s) FROM ${f} WHERE d IS NOT NULL`, true);
+    // IN lists and ORs on one column are handed to the scan only as optional filters.
+    await same((f) => `SELECT count(*), sum(x) FROM ${f} WHERE u IN (1, 5, 900)`, false);
+    await same((f) => `SELECT count(*), sum(x) FROM ${f} WHERE x < 100 OR x > 9900`, false);
+    // INTERVAL has no order the scan evaluates: DuckDB keeps that filter above the scan.
+    await same((f) => `SELECT count(*), sum(x) FROM ${f} WHERE iv = INTERVAL 3 DAY`, false);
+    await same((f) => `SELECT x, iv FROM ${f} WHERE iv > INTERVAL 30 DAY AND x < 3000`, false);
+  });
+
+  it('filters rows exactly in plain scans', async () => {
+    await same((f) => `SELECT * FROM ${f} WHERE x >= 2500 AND x < 2600`, false);
+    await same((f) => `SELECT x, d FROM ${f} WHERE d IS NULL AND u > 500`, false);
+    await same((f) => `SELECT s FROM ${f} WHERE u IN (1, 5, 900)`, false);
+    await same((f) => `SELECT x FROM ${f} WHERE x < 100 OR x > 9900`, false);
+    await same((f) => `SELECT count(*) FROM (SELECT x FROM ${f} WHERE d > 45 AND x % 2 = 0)`, false);
+  });
+
+  it('Top-N uses the dynamic filter to skip zones and returns the right rows', async () => {
+    await same((f) => `SELECT * FROM ${f} ORDER BY x DESC LIMIT 10`, false);
+    await same((f) => `SELECT x, u FROM ${f} ORDER BY u DESC, x LIMIT 7`, false);
+    await same((f) => `SELECT x FROM ${f} ORDER BY x LIMIT 3`, false);
+    const plan = await analyze(`SELECT * FROM ${vtx} ORDER BY x DESC LIMIT 10`);
+    const m = /Zones Scanned: (\d+)\/10/.exec(plan);
+    expect(m, plan).not.toBeNull();
+    expect(Number(m![1])).toBeLessThan(10);
+  });
+
+  it('join filters reach the scan and keep answers right', async () => {
+    await same((f) => `SELECT a.x, a.s FROM ${f} a JOIN (SELECT 4242 AS k UNION ALL SELECT 17) b ON a.x = b.k`, false);
+  });
+
+  it('prepared statements re-bind their parameters per execution', async () => {
+    const stmt = await conn.prepare(`SELECT count(*), sum(x) FROM ${vtx} WHERE x >= $1 AND s = $2`);
+    for (const [v, s] of [[0, '005'], [550, '005'], [9999, '099'], [100000, '000']] as const) {
+      stmt.bindBigInt(1, BigInt(v));
+      stmt.bindVarchar(2, s);
+      const got = (await stmt.runAndReadAll()).getRowsJS()[0].map(show);
+      const want = (await rows(conn, `SELECT count(*), sum(x) FROM t WHERE x >= ${v} AND s = '${s}'`))[0].map(show);
+      expect(got).toEqual(want);
+    }
+  });
+});
+
+describe('partition filters prune whole files', () => {
+  const dir = tempDir();
+  let conn: DuckDBConnection;
+  let glob: string;
+
+  beforeAll(async () => {
+    ({ conn } = await openDb());
+    for (const year of [2023, 2024]) {
+      for (const region of ['eu', 'us']) {
+        const d = `${dir}/year=${year}/region=${region}`;
+        mkdirSync(d, { recursive: true });
+        await conn.run(`COPY (SELECT i AS x, i % 3 AS y FROM range(${(year - 2020) * 1000}) r(i)) TO ${sqlString(`${d}/data.vtx`)} (FORMAT vortex, ROW_GROUP_SIZE 500)`);
+      }
+    }
+    glob = `vortex_scan(${sqlString(`${dir}/*/*/*.vtx`)})`;
+  });
+
+  it('pushes aggregates under partition and column filters', async () => {
+    const q = `SELECT count(*), sum(x), max(y) FROM ${glob} WHERE region = 'eu' AND year >= 2024 AND x >= 1000`;
+    const plan = await explain(conn, q);
+    expect(plan).toContain('Pushed Aggregates');
+    expect(plan).toMatch(/Files: 1/);
+    expect(await rows(conn, q)).toEqual([[3000n, BigInt((1000 + 3999) * 3000 / 2), 2n]]);
+    await conn.run('SET vortex_pushdown = false');
+    expect(await rows(conn, q)).toEqual([[3000n, BigInt((1000 + 3999) * 3000 / 2), 2n]]);
+    await conn.run('SET vortex_pushdown = true');
+    expect(await rows(conn, `SELECT count(*) FROM ${glob} WHERE region = 'xx'`)).toEqual([[0n]]);
+    expect(await rows(conn, `SELECT region, count(*) FROM ${glob} WHERE year = 2023 AND x < 10 GROUP BY 1 ORDER BY 1`))
+      .toEqual([['eu', 10n], ['us', 10n]]);
+  });
+});
