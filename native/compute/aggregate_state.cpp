@@ -105,11 +105,27 @@ void AggregateState::Merge(const AggregateState &o) {
 	AddStats(s);
 }
 
+namespace {
+
+//! Copies the values of the rows that are valid and selected to the front of `out`, without
+//! branches (a row's slot is always written; the cursor advances only for kept rows).
+template <class T>
+uint64_t Compact(const DecodedColumn &chunk, const uint8_t *selected, const T *in, T *out) {
+	uint64_t k = 0;
+	for (uint64_t i = 0; i < chunk.count; i++) {
+		out[k] = in[i];
+		k += (selected ? selected[i] : 1) & (chunk.all_valid ? 1 : (chunk.validity[i >> 6] >> (i & 63)) & 1);
+	}
+	return k;
+}
+
+struct Bytes16 {
+	uint64_t lo, hi;
+};
+
+} // namespace
+
 void AggregateState::AddDecoded(const DecodedColumn &chunk, const uint8_t *selected) {
-	std::vector<uint8_t> valid;
-	ColumnInput in;
-	in.type = type;
-	in.count = chunk.count;
 	if (chunk.all_null) {
 		// Nothing but NULL: there is no payload to read.
 		ZoneStats s;
@@ -117,17 +133,53 @@ void AggregateState::AddDecoded(const DecodedColumn &chunk, const uint8_t *selec
 		AddStats(s);
 		return;
 	}
-	if (!chunk.all_valid || selected) {
-		// A row left out by the selection counts as NULL: absent from every aggregate of values.
-		valid.resize(chunk.count);
-		for (uint64_t i = 0; i < chunk.count; i++) {
-			valid[i] = chunk.IsValid(i) && (!selected || selected[i]);
-		}
-		in.valid = valid.data();
-	}
+	ColumnInput in;
+	in.type = type;
+	in.count = chunk.count;
 	in.fixed = chunk.fixed.data();
 	in.strings = chunk.strings.data();
-	AddStats(ComputeStats(in, false));
+	if (chunk.all_valid && !selected) {
+		AddStats(ComputeStats(in, false));
+		return;
+	}
+	// Rows left out (NULL, or not selected) are dropped, and the statistics of what is left
+	// are computed over dense values: no per-row branch on validity.
+	thread_local ByteBuffer fixed;
+	thread_local StringRefs strings;
+	const auto width = type.ByteWidth();
+	uint64_t kept = 0;
+	if (width == 0) {
+		strings.resize(chunk.count);
+		kept = Compact<StringRef>(chunk, selected, chunk.strings.data(), strings.data());
+		in.strings = strings.data();
+	} else {
+		fixed.resize(chunk.count * width);
+		switch (width) {
+		case 1: kept = Compact(chunk, selected, chunk.fixed.data(), fixed.data()); break;
+		case 2:
+			kept = Compact(chunk, selected, reinterpret_cast<const uint16_t *>(chunk.fixed.data()),
+			               reinterpret_cast<uint16_t *>(fixed.data()));
+			break;
+		case 4:
+			kept = Compact(chunk, selected, reinterpret_cast<const uint32_t *>(chunk.fixed.data()),
+			               reinterpret_cast<uint32_t *>(fixed.data()));
+			break;
+		case 8:
+			kept = Compact(chunk, selected, reinterpret_cast<const uint64_t *>(chunk.fixed.data()),
+			               reinterpret_cast<uint64_t *>(fixed.data()));
+			break;
+		default:
+			kept = Compact(chunk, selected, reinterpret_cast<const Bytes16 *>(chunk.fixed.data()),
+			               reinterpret_cast<Bytes16 *>(fixed.data()));
+			break;
+		}
+		in.fixed = fixed.data();
+	}
+	in.count = kept;
+	auto s = ComputeStats(in, false);
+	s.rows = chunk.count;
+	s.nulls = chunk.count - kept;
+	AddStats(s);
 }
 
 } // namespace compute

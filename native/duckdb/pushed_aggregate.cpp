@@ -6,10 +6,11 @@
 #include "metadata_cache.hpp"
 #include "plan_guard.hpp"
 #include "type_mapping.hpp"
+#include "duckdb/execution/partition_info.hpp"
 
-#include <exception>
+#include <atomic>
 #include <map>
-#include <thread>
+#include <mutex>
 
 namespace vortex {
 
@@ -50,16 +51,7 @@ struct ZoneCounters {
 	idx_t decoded = 0;    //! decoded (straddling the filters, or statistics that cannot answer)
 };
 
-struct PushedGlobalState : public GlobalTableFunctionState {
-	vector<Value> row;
-	bool emitted = false;
-	ZoneCounters zones;
-};
 
-//! Accumulates the aggregates over every file: zones where every row passes the filters
-//! contribute their statistics (decoded only where those cannot answer, e.g. truncated string
-//! bounds), zones where none does are skipped, and straddling zones are decoded (only the
-//! filter and aggregate columns), filtered, and aggregated row by row.
 using vtx::compute::ZoneMatch;
 
 struct Accumulation {
@@ -74,61 +66,82 @@ struct StraddlingZone {
 	std::vector<ZoneMatch> matches; //! per filter
 };
 
-//! Decodes, filters and aggregates straddling zones `first, first + step, ...` into `acc`.
-void AccumulateStraddling(const PushedBindData &bind, const std::vector<PlannedFile> &files,
-                          const std::vector<StraddlingZone> &zones, size_t first, size_t step, Accumulation &acc) {
-	std::vector<uint8_t> mask, scratch;
-	for (size_t i = first; i < zones.size(); i += step) {
-		auto &item = zones[i];
-		auto &file = files[item.file];
-		auto &meta = *file.meta;
-		const uint64_t rows = meta.zones[item.zone].rows;
-		std::map<idx_t, vtx::DecodedColumn> decoded;
-		auto column = [&](idx_t field) -> const vtx::DecodedColumn & {
-			auto it = decoded.find(field);
-			if (it != decoded.end()) {
-				return it->second;
-			}
-			auto &chunk = decoded[field];
-			try {
-				vtx::ReadChunk(*file.source, meta, item.zone, field, chunk);
-			} catch (vtx::FormatError &e) {
-				ThrowFileError(bind.files[item.file].path, e);
-			}
-			return chunk;
-		};
-		mask.assign(rows, 1);
-		scratch.resize(rows);
-		for (idx_t k = 0; k < bind.filters.size(); k++) {
-			if (item.matches[k] == ZoneMatch::ALL) {
-				continue;
-			}
-			auto &pf = bind.filters[k];
-			vtx::compute::EvaluatePredicate(pf.predicate, bind.fields[pf.field].type, column(pf.field), scratch.data());
-			for (uint64_t r = 0; r < rows; r++) {
-				mask[r] &= scratch[r];
-			}
+//! Decodes, filters and aggregates one straddling zone into `acc`.
+void AccumulateStraddling(const PushedBindData &bind, const std::vector<PlannedFile> &files, const StraddlingZone &item,
+                          Accumulation &acc, std::vector<uint8_t> &mask, std::vector<uint8_t> &scratch) {
+	auto &file = files[item.file];
+	auto &meta = *file.meta;
+	const uint64_t rows = meta.zones[item.zone].rows;
+	std::map<idx_t, vtx::DecodedColumn> decoded;
+	auto column = [&](idx_t field) -> const vtx::DecodedColumn & {
+		auto it = decoded.find(field);
+		if (it != decoded.end()) {
+			return it->second;
 		}
-		uint64_t selected = 0;
-		for (uint64_t r = 0; r < rows; r++) {
-			selected += mask[r];
+		auto &chunk = decoded[field];
+		try {
+			vtx::ReadChunk(*file.source, meta, item.zone, field, chunk);
+		} catch (vtx::FormatError &e) {
+			ThrowFileError(bind.files[item.file].path, e);
 		}
-		acc.rows += selected;
-		if (selected == 0) {
+		return chunk;
+	};
+	mask.assign(rows, 1);
+	scratch.resize(rows);
+	for (idx_t k = 0; k < bind.filters.size(); k++) {
+		if (item.matches[k] == ZoneMatch::ALL) {
 			continue;
 		}
-		for (auto &entry : acc.states) {
-			entry.second.AddDecoded(column(entry.first), selected == rows ? nullptr : mask.data());
+		auto &pf = bind.filters[k];
+		vtx::compute::EvaluatePredicate(pf.predicate, bind.fields[pf.field].type, column(pf.field), scratch.data());
+		for (uint64_t r = 0; r < rows; r++) {
+			mask[r] &= scratch[r];
 		}
+	}
+	uint64_t selected = 0;
+	for (uint64_t r = 0; r < rows; r++) {
+		selected += mask[r];
+	}
+	acc.rows += selected;
+	if (selected == 0) {
+		return;
+	}
+	for (auto &entry : acc.states) {
+		entry.second.AddDecoded(column(entry.first), selected == rows ? nullptr : mask.data());
 	}
 }
 
+struct PushedGlobalState : public GlobalTableFunctionState {
+	vector<column_t> column_ids;
+	ZoneCounters zones;
+	std::vector<PlannedFile> files;
+	std::vector<StraddlingZone> straddling; //! decoded by the scan threads
+	std::atomic<idx_t> next {0};
+	idx_t max_threads = 1;
+	std::mutex lock;
+	Accumulation acc; //! everything so far (under lock once threads run)
+	idx_t registered = 0, finished = 0;
+	bool emitted = false;
+
+	idx_t MaxThreads() const override {
+		return max_threads;
+	}
+};
+
+struct PushedLocalState : public LocalTableFunctionState {
+	idx_t id = 0; //! registration order: this thread's batch index
+	Accumulation partial;
+	std::vector<uint8_t> mask, scratch;
+	bool done = false;
+};
+
 //! Accumulates the aggregates over every file: zones where every row passes the filters
 //! contribute their statistics (decoded only where those cannot answer, e.g. truncated string
-//! bounds), zones where none does are skipped, and straddling zones are decoded (only the
-//! filter and aggregate columns), filtered, and aggregated row by row, on several threads.
-Accumulation Accumulate(ClientContext &context, const PushedBindData &bind, ZoneCounters &counters) {
-	Accumulation acc;
+//! bounds), zones where none does are skipped, and straddling zones are listed for the scan
+//! threads, which decode (only the filter and aggregate columns), filter, and aggregate them.
+void Accumulate(ClientContext &context, const PushedBindData &bind, PushedGlobalState &g) {
+	auto &acc = g.acc;
+	auto &counters = g.zones;
 	std::map<idx_t, bool> needs_minmax;
 	for (auto &a : bind.aggregates) {
 		if (a.kind == AggregateKind::COUNT_STAR) {
@@ -137,8 +150,8 @@ Accumulation Accumulate(ClientContext &context, const PushedBindData &bind, Zone
 		acc.states.emplace(a.field, AggregateState(bind.fields[a.field].type));
 		needs_minmax[a.field] = needs_minmax[a.field] || a.kind == AggregateKind::MIN || a.kind == AggregateKind::MAX;
 	}
-	std::vector<PlannedFile> files;
-	std::vector<StraddlingZone> straddling;
+	auto &files = g.files;
+	auto &straddling = g.straddling;
 	std::vector<ZoneMatch> matches(bind.filters.size());
 	for (idx_t f = 0; f < bind.files.size(); f++) {
 		auto &path = bind.files[f].path;
@@ -189,40 +202,8 @@ Accumulation Accumulate(ClientContext &context, const PushedBindData &bind, Zone
 			}
 		}
 	}
-	const size_t threads =
-	    std::min<size_t>(straddling.size(), std::max<idx_t>(1, TaskScheduler::GetScheduler(context).NumberOfThreads()));
-	if (threads <= 1) {
-		AccumulateStraddling(bind, files, straddling, 0, 1, acc);
-		return acc;
-	}
-	std::vector<Accumulation> parts(threads);
-	std::vector<std::exception_ptr> errors(threads);
-	std::vector<std::thread> workers;
-	for (size_t t = 0; t < threads; t++) {
-		for (auto &entry : acc.states) {
-			parts[t].states.emplace(entry.first, AggregateState(entry.second.type));
-		}
-		workers.emplace_back([&, t]() {
-			try {
-				AccumulateStraddling(bind, files, straddling, t, threads, parts[t]);
-			} catch (...) {
-				errors[t] = std::current_exception();
-			}
-		});
-	}
-	for (auto &w : workers) {
-		w.join();
-	}
-	for (size_t t = 0; t < threads; t++) {
-		if (errors[t]) {
-			std::rethrow_exception(errors[t]);
-		}
-		acc.rows += parts[t].rows;
-		for (auto &entry : parts[t].states) {
-			acc.states.at(entry.first).Merge(entry.second);
-		}
-	}
-	return acc;
+	g.max_threads =
+	    std::max<idx_t>(1, std::min<idx_t>(straddling.size(), TaskScheduler::GetScheduler(context).NumberOfThreads()));
 }
 
 Value Finalize(const PushedAggregate &a, const AggregateState *s, uint64_t rows, const LogicalType &field_type) {
@@ -268,31 +249,67 @@ Value Finalize(const PushedAggregate &a, const AggregateState *s, uint64_t rows,
 unique_ptr<GlobalTableFunctionState> PushedInit(ClientContext &context, TableFunctionInitInput &input) {
 	auto &bind = input.bind_data->Cast<PushedBindData>();
 	auto g = make_uniq<PushedGlobalState>();
-	auto acc = Accumulate(context, bind, g->zones);
-	auto &states = acc.states;
-	const uint64_t rows = acc.rows;
-	vector<Value> all;
-	for (auto &a : bind.aggregates) {
-		auto it = states.find(a.field);
-		const AggregateState *s = a.kind == AggregateKind::COUNT_STAR ? nullptr : &it->second;
-		all.push_back(Finalize(a, s, rows, a.kind == AggregateKind::COUNT_STAR ? LogicalType::BIGINT : bind.field_types[a.field]));
-	}
-	for (auto id : input.column_ids) {
-		g->row.push_back(id < all.size() ? all[id] : Value());
-	}
+	g->column_ids = input.column_ids;
+	Accumulate(context, bind, *g);
 	return std::move(g);
 }
 
+unique_ptr<LocalTableFunctionState> PushedInitLocal(ExecutionContext &, TableFunctionInitInput &,
+                                                    GlobalTableFunctionState *gstate) {
+	auto &g = gstate->Cast<PushedGlobalState>();
+	auto l = make_uniq<PushedLocalState>();
+	for (auto &entry : g.acc.states) {
+		l->partial.states.emplace(entry.first, AggregateState(entry.second.type));
+	}
+	std::lock_guard<std::mutex> guard(g.lock);
+	l->id = g.registered++;
+	return std::move(l);
+}
+
+//! Each thread aggregates straddling zones into its own partial; the last one to finish merges
+//! into the whole and emits the one row (a thread that starts after that finds nothing to do).
 void PushedScan(ClientContext &, TableFunctionInput &data, DataChunk &output) {
+	auto &bind = data.bind_data->Cast<PushedBindData>();
 	auto &g = data.global_state->Cast<PushedGlobalState>();
-	if (g.emitted) {
+	auto &l = data.local_state->Cast<PushedLocalState>();
+	if (l.done) {
 		return;
 	}
-	for (idx_t c = 0; c < g.row.size(); c++) {
-		output.SetValue(c, 0, g.row[c]);
+	while (true) {
+		auto idx = g.next.fetch_add(1);
+		if (idx >= g.straddling.size()) {
+			break;
+		}
+		AccumulateStraddling(bind, g.files, g.straddling[idx], l.partial, l.mask, l.scratch);
+	}
+	l.done = true;
+	std::lock_guard<std::mutex> guard(g.lock);
+	g.acc.rows += l.partial.rows;
+	for (auto &entry : l.partial.states) {
+		g.acc.states.at(entry.first).Merge(entry.second);
+	}
+	g.finished++;
+	if (g.finished != g.registered || g.emitted) {
+		return;
+	}
+	g.emitted = true;
+	vector<Value> all;
+	for (auto &a : bind.aggregates) {
+		auto it = g.acc.states.find(a.field);
+		const AggregateState *s = a.kind == AggregateKind::COUNT_STAR ? nullptr : &it->second;
+		all.push_back(Finalize(a, s, g.acc.rows,
+		                       a.kind == AggregateKind::COUNT_STAR ? LogicalType::BIGINT : bind.field_types[a.field]));
+	}
+	for (idx_t c = 0; c < g.column_ids.size(); c++) {
+		output.SetValue(c, 0, g.column_ids[c] < all.size() ? all[g.column_ids[c]] : Value());
 	}
 	output.SetCardinality(1);
-	g.emitted = true;
+}
+
+//! One batch per thread: lets DuckDB run the scan on several threads where it preserves order
+//! (only one thread ever emits the row).
+OperatorPartitionData PushedPartitionData(ClientContext &, TableFunctionGetPartitionInput &input) {
+	return OperatorPartitionData(input.local_state->Cast<PushedLocalState>().id);
 }
 
 unique_ptr<NodeStatistics> PushedCardinality(ClientContext &, const FunctionData *) {
@@ -335,8 +352,9 @@ InsertionOrderPreservingMap<string> PushedDynamicToString(TableFunctionDynamicTo
 } // namespace
 
 TableFunction GetPushedAggregateFunction() {
-	TableFunction tf("vortex_scan", {}, PushedScan, nullptr, PushedInit);
+	TableFunction tf("vortex_scan", {}, PushedScan, nullptr, PushedInit, PushedInitLocal);
 	tf.cardinality = PushedCardinality;
+	tf.get_partition_data = PushedPartitionData;
 	tf.to_string = PushedToString;
 	tf.dynamic_to_string = PushedDynamicToString;
 	tf.projection_pushdown = true;
