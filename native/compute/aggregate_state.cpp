@@ -3,6 +3,7 @@
 #include "../format/stats_builder.hpp"
 
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 
 namespace vtx {
@@ -123,6 +124,99 @@ struct Bytes16 {
 	uint64_t lo, hi;
 };
 
+template <class T>
+void DenseIntegers(const T *v, uint64_t n, bool minmax, bool sum, ZoneStats &s) {
+	if (minmax && n) {
+		T lo = v[0], hi = v[0];
+		for (uint64_t i = 1; i < n; i++) {
+			lo = v[i] < lo ? v[i] : lo;
+			hi = v[i] > hi ? v[i] : hi;
+		}
+		s.has_minmax = s.minmax_exact = true;
+		s.min.assign(reinterpret_cast<const char *>(&lo), sizeof(T));
+		s.max.assign(reinterpret_cast<const char *>(&hi), sizeof(T));
+	}
+	if (sum) {
+		int128 total = 0;
+		for (uint64_t i = 0; i < n; i++) {
+			total += static_cast<int128>(v[i]);
+		}
+		s.has_int_sum = true;
+		s.int_sum = total;
+	}
+}
+
+template <class T>
+void DenseFloats(const T *v, uint64_t n, ZoneStats &s) {
+	double total = 0;
+	uint64_t nans = 0, pos = 0, neg = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		const T x = v[i];
+		const bool nan = x != x;
+		const bool inf = !nan && (x == std::numeric_limits<T>::infinity() || x == -std::numeric_limits<T>::infinity());
+		nans += nan;
+		pos += inf && x > 0;
+		neg += inf && x < 0;
+		total += (nan || inf) ? 0.0 : static_cast<double>(x);
+	}
+	s.nans = nans;
+	s.pos_inf = pos;
+	s.neg_inf = neg;
+	s.has_float_sum = true;
+	s.finite_sum = total;
+}
+
+//! Statistics of dense (all valid, all selected) values, computing only what is needed:
+//! ComputeStats for what has no lean path.
+ZoneStats DenseStats(const ColumnInput &in, bool minmax, bool sum) {
+	ZoneStats s;
+	s.rows = in.count;
+	const auto w = in.type.ByteWidth();
+	switch (in.type.Kind()) {
+	case PhysicalKind::SIGNED:
+	case PhysicalKind::UNSIGNED: {
+		const bool sgn = in.type.Kind() == PhysicalKind::SIGNED;
+		switch (w) {
+		case 1: sgn ? DenseIntegers(reinterpret_cast<const int8_t *>(in.fixed), in.count, minmax, sum, s)
+		            : DenseIntegers(reinterpret_cast<const uint8_t *>(in.fixed), in.count, minmax, sum, s); return s;
+		case 2: sgn ? DenseIntegers(reinterpret_cast<const int16_t *>(in.fixed), in.count, minmax, sum, s)
+		            : DenseIntegers(reinterpret_cast<const uint16_t *>(in.fixed), in.count, minmax, sum, s); return s;
+		case 4: sgn ? DenseIntegers(reinterpret_cast<const int32_t *>(in.fixed), in.count, minmax, sum, s)
+		            : DenseIntegers(reinterpret_cast<const uint32_t *>(in.fixed), in.count, minmax, sum, s); return s;
+		case 8: sgn ? DenseIntegers(reinterpret_cast<const int64_t *>(in.fixed), in.count, minmax, sum, s)
+		            : DenseIntegers(reinterpret_cast<const uint64_t *>(in.fixed), in.count, minmax, sum, s); return s;
+		default: break;
+		}
+		break;
+	}
+	case PhysicalKind::FLOAT:
+		if (minmax) {
+			break; // min/max of floats is never pushed; keep the full path if ever asked
+		}
+		if (sum) {
+			w == 4 ? DenseFloats(reinterpret_cast<const float *>(in.fixed), in.count, s)
+			       : DenseFloats(reinterpret_cast<const double *>(in.fixed), in.count, s);
+		} else {
+			// count(x) only: NaN still counts as a value, but keep the NaN count exact.
+			for (uint64_t i = 0; i < in.count; i++) {
+				if (w == 4) {
+					float x;
+					std::memcpy(&x, in.fixed + i * 4, 4);
+					s.nans += x != x;
+				} else {
+					double x;
+					std::memcpy(&x, in.fixed + i * 8, 8);
+					s.nans += x != x;
+				}
+			}
+		}
+		return s;
+	default:
+		break;
+	}
+	return ComputeStats(in, false);
+}
+
 } // namespace
 
 void AggregateState::AddDecoded(const DecodedColumn &chunk, const uint8_t *selected) {
@@ -176,7 +270,7 @@ void AggregateState::AddDecoded(const DecodedColumn &chunk, const uint8_t *selec
 		in.fixed = fixed.data();
 	}
 	in.count = kept;
-	auto s = ComputeStats(in, false);
+	auto s = DenseStats(in, needs_minmax, needs_sum);
 	s.rows = chunk.count;
 	s.nulls = chunk.count - kept;
 	AddStats(s);

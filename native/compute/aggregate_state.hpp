@@ -20,6 +20,9 @@ struct AggregateState {
 	double finite_sum = 0; //! floats: finite values only
 	bool has_minmax = false;
 	std::string min, max; //! raw value bytes of the smallest/largest non-NaN value
+	//! What decoded rows must contribute beyond counts (the rest is left out, for speed).
+	bool needs_minmax = true;
+	bool needs_sum = true;
 
 	explicit AggregateState(ColumnType type) : type(type) {
 	}

@@ -150,6 +150,14 @@ void Accumulate(ClientContext &context, const PushedBindData &bind, PushedGlobal
 		acc.states.emplace(a.field, AggregateState(bind.fields[a.field].type));
 		needs_minmax[a.field] = needs_minmax[a.field] || a.kind == AggregateKind::MIN || a.kind == AggregateKind::MAX;
 	}
+	for (auto &entry : acc.states) {
+		entry.second.needs_minmax = needs_minmax[entry.first];
+		entry.second.needs_sum = false;
+		for (auto &a : bind.aggregates) {
+			entry.second.needs_sum = entry.second.needs_sum || (a.field == entry.first && a.kind != AggregateKind::COUNT_STAR &&
+			                                                    (a.kind == AggregateKind::SUM || a.kind == AggregateKind::AVG));
+		}
+	}
 	auto &files = g.files;
 	auto &straddling = g.straddling;
 	std::vector<ZoneMatch> matches(bind.filters.size());
@@ -259,7 +267,10 @@ unique_ptr<LocalTableFunctionState> PushedInitLocal(ExecutionContext &, TableFun
 	auto &g = gstate->Cast<PushedGlobalState>();
 	auto l = make_uniq<PushedLocalState>();
 	for (auto &entry : g.acc.states) {
-		l->partial.states.emplace(entry.first, AggregateState(entry.second.type));
+		AggregateState partial(entry.second.type);
+		partial.needs_minmax = entry.second.needs_minmax;
+		partial.needs_sum = entry.second.needs_sum;
+		l->partial.states.emplace(entry.first, std::move(partial));
 	}
 	std::lock_guard<std::mutex> guard(g.lock);
 	l->id = g.registered++;
