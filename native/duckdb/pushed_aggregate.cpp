@@ -72,13 +72,19 @@ void AccumulateStraddling(const PushedBindData &bind, const std::vector<PlannedF
 	auto &file = files[item.file];
 	auto &meta = *file.meta;
 	const uint64_t rows = meta.zones[item.zone].rows;
-	std::map<idx_t, vtx::DecodedColumn> decoded;
+	// Decode buffers are kept per thread: fresh zone-sized buffers cost a page fault per page.
+	thread_local std::map<idx_t, vtx::DecodedColumn> buffers;
+	std::map<idx_t, const vtx::DecodedColumn *> decoded;
 	auto column = [&](idx_t field) -> const vtx::DecodedColumn & {
 		auto it = decoded.find(field);
 		if (it != decoded.end()) {
-			return it->second;
+			return *it->second;
 		}
-		auto &chunk = decoded[field];
+		if (buffers.size() > 64) {
+			buffers.clear();
+		}
+		auto &chunk = buffers[field];
+		decoded[field] = &chunk;
 		try {
 			vtx::ReadChunk(*file.source, meta, item.zone, field, chunk);
 		} catch (vtx::FormatError &e) {
@@ -108,6 +114,13 @@ void AccumulateStraddling(const PushedBindData &bind, const std::vector<PlannedF
 	}
 	for (auto &entry : acc.states) {
 		entry.second.AddDecoded(column(entry.first), selected == rows ? nullptr : mask.data());
+	}
+	// Bounded: buffers beyond 32 MiB are given back.
+	for (auto &entry : buffers) {
+		auto &c = entry.second;
+		if (c.fixed.capacity() + c.buffer.capacity() + c.strings.capacity() * sizeof(vtx::StringRef) > (size_t(32) << 20)) {
+			c = vtx::DecodedColumn();
+		}
 	}
 }
 
