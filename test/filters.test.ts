@@ -138,3 +138,46 @@ describe('partition filters prune whole files', () => {
       .toEqual([['eu', 10n], ['us', 10n]]);
   });
 });
+
+describe('virtual columns, as read_parquet has them', () => {
+  const dir = tempDir();
+  let conn: DuckDBConnection;
+  let vtxList: string;
+  let pqList: string;
+
+  beforeAll(async () => {
+    ({ conn } = await openDb());
+    await conn.run(`CREATE TABLE t AS SELECT i AS x, i % 7 AS g FROM range(5000) r(i)`);
+    const v: string[] = [], p: string[] = [];
+    for (let f = 0; f < 3; f++) {
+      const sel = `SELECT * FROM t WHERE x % 3 = ${f} ORDER BY x`;
+      v.push(sqlString(`${dir}/p${f}.vtx`));
+      p.push(sqlString(`${dir}/p${f}.parquet`));
+      await conn.run(`COPY (${sel}) TO ${v[f]} (FORMAT vortex, ROW_GROUP_SIZE 500)`);
+      await conn.run(`COPY (${sel}) TO ${p[f]} (FORMAT parquet, ROW_GROUP_SIZE 500)`);
+    }
+    vtxList = `vortex_scan([${v.join(', ')}])`;
+    pqList = `read_parquet([${p.join(', ')}])`;
+  });
+
+  async function sameAsParquet(sqlOf: (from: string) => string) {
+    const norm = (r: unknown[][]) => r.map((row) => row.map((c) => show(typeof c === 'string' ? c.replace(/\.(vtx|parquet)$/, '') : c)).join('|')).sort();
+    const a = norm(await rows(conn, sqlOf(vtxList)));
+    const b = norm(await rows(conn, sqlOf(pqList)));
+    expect(a.length).toBeGreaterThan(0);
+    expect(a).toEqual(b);
+  }
+
+  it('projects filename, file_row_number and file_index', async () => {
+    await sameAsParquet((f) => `SELECT filename, file_row_number, file_index, x FROM ${f}`);
+    await sameAsParquet((f) => `SELECT file_index, count(*), max(file_row_number) FROM ${f} GROUP BY ALL`);
+  });
+
+  it('filters on them', async () => {
+    await sameAsParquet((f) => `SELECT x, file_row_number FROM ${f} WHERE file_row_number BETWEEN 490 AND 510 AND g = 3`);
+    await sameAsParquet((f) => `SELECT x, file_index FROM ${f} WHERE file_index = 1 AND x < 100`);
+    await sameAsParquet((f) => `SELECT count(*), sum(x) FROM ${f} WHERE filename LIKE '%p2%'`);
+    await sameAsParquet((f) => `SELECT count(*), sum(x) FROM ${f} WHERE file_index >= 1 AND x > 2500`);
+    await sameAsParquet((f) => `SELECT count(*), sum(x) FROM ${f} WHERE file_row_number < 10`);
+  });
+});

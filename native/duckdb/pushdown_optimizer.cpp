@@ -5,6 +5,7 @@
 #include "scan_bind_data.hpp"
 #include "scan_filters.hpp"
 #include "duckdb/planner/filter/conjunction_filter.hpp"
+#include "duckdb/common/multi_file/multi_file_reader.hpp"
 #include "settings.hpp"
 #include "duckdb/optimizer/optimizer_extension.hpp"
 #include "duckdb/planner/expression/bound_aggregate_expression.hpp"
@@ -260,9 +261,9 @@ bool TakeFilters(ClientContext &context, const Chain &chain, PushedBindData &bin
 			}
 			keep[f] = keep[f] && ConstantMatches(context, filter, constant);
 		}
-		bind.file_filters.push_back(filter.ToString(id == scan.FilenameIndex() && scan.filename_column
-		                                                ? std::string("filename")
-		                                                : scan.hive.keys[id - scan.fields.size()]));
+		bind.file_filters.push_back(filter.ToString(scan.IsHiveColumn(id)                      ? scan.hive.keys[id - scan.fields.size()]
+		                                            : id == MultiFileReader::COLUMN_IDENTIFIER_FILE_INDEX ? std::string("file_index")
+		                                                                                                 : std::string("filename")));
 	}
 	// DuckDB keeps `column IS [NOT] NULL` above the scan as a FILTER: the pushed aggregate
 	// applies it itself. Any other expression there keeps the aggregate DuckDB's.

@@ -1,6 +1,7 @@
 #include "scan_filters.hpp"
 
 #include "type_mapping.hpp"
+#include "duckdb/common/multi_file/multi_file_reader.hpp"
 #include "duckdb/execution/expression_executor.hpp"
 #include "duckdb/planner/expression/bound_constant_expression.hpp"
 #include "duckdb/planner/filter/conjunction_filter.hpp"
@@ -200,7 +201,8 @@ bool SupportsFilterOn(const ScanBindData &bind, idx_t column) {
 	if (column < bind.fields.size()) {
 		return vtx::compute::PredicateSupported(bind.fields[column].type);
 	}
-	return bind.IsHiveColumn(column) || (bind.filename_column && column == bind.FilenameIndex());
+	Value unused;
+	return bind.files.empty() ? false : FileConstant(bind, column, 0, unused);
 }
 
 bool FileConstant(const ScanBindData &bind, idx_t column, idx_t file, Value &out) {
@@ -208,8 +210,13 @@ bool FileConstant(const ScanBindData &bind, idx_t column, idx_t file, Value &out
 		out = bind.hive.values[file][column - bind.fields.size()];
 		return true;
 	}
-	if (bind.filename_column && column == bind.FilenameIndex()) {
+	if ((bind.filename_column && column == bind.FilenameIndex()) ||
+	    (!bind.filename_column && column == MultiFileReader::COLUMN_IDENTIFIER_FILENAME)) {
 		out = Value(bind.files[file].path);
+		return true;
+	}
+	if (column == MultiFileReader::COLUMN_IDENTIFIER_FILE_INDEX) {
+		out = Value::UBIGINT(file);
 		return true;
 	}
 	return false;

@@ -148,7 +148,7 @@ unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, Tabl
 					g->column_filters.push_back(std::move(cf));
 					continue;
 				}
-			} else if (bind.IsHiveColumn(id) || (bind.filename_column && id == bind.FilenameIndex())) {
+			} else if (FileConstant(bind, id, 0, constant)) {
 				file_filters.emplace_back(id, &filter);
 				continue;
 			}
@@ -227,6 +227,26 @@ unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, Tabl
 	return std::move(g);
 }
 
+//! The type of an output column: a field, a partition key, `filename`, or a virtual column.
+LogicalType ColumnType(const ScanBindData &bind, idx_t id) {
+	if (id < bind.fields.size()) {
+		return bind.types[id];
+	}
+	if (bind.IsHiveColumn(id)) {
+		return bind.hive.types[id - bind.fields.size()];
+	}
+	if ((bind.filename_column && id == bind.FilenameIndex()) || id == MultiFileReader::COLUMN_IDENTIFIER_FILENAME) {
+		return LogicalType::VARCHAR;
+	}
+	if (id == MultiFileReader::COLUMN_IDENTIFIER_FILE_INDEX) {
+		return LogicalType::UBIGINT;
+	}
+	if (id == COLUMN_IDENTIFIER_EMPTY) {
+		return LogicalType::BOOLEAN;
+	}
+	return LogicalType::BIGINT; // row id, file_row_number
+}
+
 unique_ptr<LocalTableFunctionState> ScanInitLocal(ExecutionContext &context, TableFunctionInitInput &input,
                                                   GlobalTableFunctionState *gstate) {
 	auto l = make_uniq<ScanLocalState>();
@@ -235,10 +255,7 @@ unique_ptr<LocalTableFunctionState> ScanInitLocal(ExecutionContext &context, Tab
 	if (!g.projection_ids.empty() && g.projection_ids.size() < g.column_ids.size()) {
 		vector<LogicalType> types;
 		for (auto id : g.column_ids) {
-			types.push_back(id < bind.fields.size()                                 ? bind.types[id]
-			                : bind.IsHiveColumn(id)                                  ? bind.hive.types[id - bind.fields.size()]
-			                : id == bind.FilenameIndex() && bind.filename_column ? LogicalType::VARCHAR
-			                                                                     : LogicalType::BIGINT);
+			types.push_back(ColumnType(bind, id));
 		}
 		l->scan_chunk.Initialize(Allocator::Get(context.client), types);
 	}
@@ -416,9 +433,13 @@ void ScanFunction(ClientContext &context, TableFunctionInput &data, DataChunk &o
 				EmitColumn(*l.columns[c], l.columns[c], l.offset, count, bind.fields[id].type.ByteWidth(), vec);
 			} else if (bind.IsHiveColumn(id)) {
 				vec.Reference(bind.hive.values[l.item.file][id - bind.fields.size()]);
-			} else if (bind.filename_column && id == bind.FilenameIndex()) {
+			} else if ((bind.filename_column && id == bind.FilenameIndex()) ||
+			           (!bind.filename_column && id == MultiFileReader::COLUMN_IDENTIFIER_FILENAME)) {
 				vec.Reference(Value(bind.files[l.item.file].path));
-			} else if (id == COLUMN_IDENTIFIER_ROW_ID && vec.GetType() == LogicalType::BIGINT) {
+			} else if (id == MultiFileReader::COLUMN_IDENTIFIER_FILE_INDEX) {
+				vec.Reference(Value::UBIGINT(l.item.file));
+			} else if ((id == COLUMN_IDENTIFIER_ROW_ID || id == MultiFileReader::COLUMN_IDENTIFIER_FILE_ROW_NUMBER) &&
+			           vec.GetType() == LogicalType::BIGINT) {
 				auto rows = FlatVector::GetData<int64_t>(vec);
 				for (idx_t i = 0; i < count; i++) {
 					rows[i] = static_cast<int64_t>(l.first_row + l.offset + i);
@@ -523,6 +544,20 @@ void ScanComplexFilter(ClientContext &, LogicalGet &get, FunctionData *bind_data
 	}
 }
 
+//! As read_parquet: `filename` (unless the `filename := true` column is there), the row's
+//! number within its file, and the file's position in the list.
+virtual_column_map_t ScanVirtualColumns(ClientContext &, optional_ptr<FunctionData> bind_data) {
+	virtual_column_map_t result;
+	if (!bind_data || !bind_data->Cast<ScanBindData>().filename_column) {
+		result.insert(make_pair(MultiFileReader::COLUMN_IDENTIFIER_FILENAME, TableColumn("filename", LogicalType::VARCHAR)));
+	}
+	result.insert(make_pair(MultiFileReader::COLUMN_IDENTIFIER_FILE_ROW_NUMBER,
+	                        TableColumn("file_row_number", LogicalType::BIGINT)));
+	result.insert(make_pair(MultiFileReader::COLUMN_IDENTIFIER_FILE_INDEX, TableColumn("file_index", LogicalType::UBIGINT)));
+	result.insert(make_pair(COLUMN_IDENTIFIER_EMPTY, TableColumn("", LogicalType::BOOLEAN)));
+	return result;
+}
+
 InsertionOrderPreservingMap<string> ScanToString(TableFunctionToStringInput &input) {
 	InsertionOrderPreservingMap<string> result;
 	auto &bind = input.bind_data->Cast<ScanBindData>();
@@ -558,9 +593,9 @@ TableFunction GetVortexScanFunction() {
 	tf.filter_pushdown = true;
 	tf.filter_prune = true;
 	tf.pushdown_complex_filter = ScanComplexFilter;
-	tf.supports_pushdown_type = [](const FunctionData &bind_data, idx_t column) {
-		return SupportsFilterOn(bind_data.Cast<ScanBindData>(), column);
-	};
+	// No supports_pushdown_type: filters on types the compute layer does not take (INTERVAL,
+	// TIME WITH TIME ZONE, UUID) and on file_row_number are evaluated by DuckDB in the scan.
+	tf.get_virtual_columns = ScanVirtualColumns;
 	tf.cardinality = ScanCardinality;
 	tf.statistics = ScanStatistics;
 	tf.get_partition_data = ScanPartitionData;
