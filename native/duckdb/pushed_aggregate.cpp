@@ -74,14 +74,14 @@ void AccumulateStraddling(const PushedBindData &bind, const std::vector<PlannedF
 	const uint64_t rows = meta.zones[item.zone].rows;
 	// Decode buffers are kept per thread: fresh zone-sized buffers cost a page fault per page.
 	thread_local std::map<idx_t, vtx::DecodedColumn> buffers;
+	if (buffers.size() > 64) {
+		buffers.clear(); // before any is handed out below
+	}
 	std::map<idx_t, const vtx::DecodedColumn *> decoded;
 	auto column = [&](idx_t field) -> const vtx::DecodedColumn & {
 		auto it = decoded.find(field);
 		if (it != decoded.end()) {
 			return *it->second;
-		}
-		if (buffers.size() > 64) {
-			buffers.clear();
 		}
 		auto &chunk = buffers[field];
 		decoded[field] = &chunk;
