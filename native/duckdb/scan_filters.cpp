@@ -3,6 +3,9 @@
 #include "type_mapping.hpp"
 #include "duckdb/common/multi_file/multi_file_reader.hpp"
 #include "duckdb/execution/expression_executor.hpp"
+#include "duckdb/planner/expression/bound_columnref_expression.hpp"
+#include "duckdb/planner/expression/bound_operator_expression.hpp"
+#include "duckdb/planner/operator/logical_get.hpp"
 #include "duckdb/planner/expression/bound_constant_expression.hpp"
 #include "duckdb/planner/filter/conjunction_filter.hpp"
 #include "duckdb/planner/filter/constant_filter.hpp"
@@ -220,6 +223,33 @@ bool FileConstant(const ScanBindData &bind, idx_t column, idx_t file, Value &out
 		return true;
 	}
 	return false;
+}
+
+//! Notes the `column IS [NOT] NULL` filters, which stay above the scan, for zone skipping.
+void ScanComplexFilter(ClientContext &, LogicalGet &get, FunctionData *bind_data,
+                       vector<unique_ptr<Expression>> &filters) {
+	auto &bind = bind_data->Cast<ScanBindData>();
+	bind.null_filters.clear();
+	for (auto &f : filters) {
+		auto type = f->GetExpressionType();
+		if ((type != ExpressionType::OPERATOR_IS_NULL && type != ExpressionType::OPERATOR_IS_NOT_NULL) ||
+		    f->GetExpressionClass() != ExpressionClass::BOUND_OPERATOR) {
+			continue;
+		}
+		auto &op = f->Cast<BoundOperatorExpression>();
+		if (op.children.size() != 1 || op.children[0]->GetExpressionClass() != ExpressionClass::BOUND_COLUMN_REF) {
+			continue;
+		}
+		auto &ref = op.children[0]->Cast<BoundColumnRefExpression>();
+		auto &ids = get.GetColumnIds();
+		if (ref.binding.table_index != get.table_index || ref.binding.column_index >= ids.size()) {
+			continue;
+		}
+		auto field = ids[ref.binding.column_index].GetPrimaryIndex();
+		if (field < bind.fields.size()) {
+			bind.null_filters.emplace_back(field, type == ExpressionType::OPERATOR_IS_NULL);
+		}
+	}
 }
 
 } // namespace vortex

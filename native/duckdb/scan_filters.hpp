@@ -35,6 +35,11 @@ bool ConstantMatches(duckdb::ClientContext &context, const duckdb::TableFilter &
 //! Whether vortex_scan takes table filters on this output column.
 bool SupportsFilterOn(const ScanBindData &bind, duckdb::idx_t column);
 
+//! vortex_scan's pushdown_complex_filter: notes `column IS [NOT] NULL` filters (which DuckDB
+//! keeps above the scan) so that zones whose null counts rule them out are skipped.
+void ScanComplexFilter(duckdb::ClientContext &context, duckdb::LogicalGet &get, duckdb::FunctionData *bind_data,
+                       duckdb::vector<duckdb::unique_ptr<duckdb::Expression>> &filters);
+
 //! The constant a column holds for a whole file (hive partition or file name), if it is one.
 bool FileConstant(const ScanBindData &bind, duckdb::idx_t column, duckdb::idx_t file, duckdb::Value &out);
 

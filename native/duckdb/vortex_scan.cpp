@@ -9,6 +9,7 @@
 #include "type_mapping.hpp"
 #include "scan_bind.hpp"
 #include "scan_filters.hpp"
+#include "scan_statistics.hpp"
 #include "duckdb/common/hive_partitioning.hpp"
 #include "duckdb/common/multi_file/multi_file_reader.hpp"
 #include "duckdb/execution/partition_info.hpp"
@@ -489,59 +490,6 @@ double ScanProgress(ClientContext &, const FunctionData *, const GlobalTableFunc
 		return 100.0;
 	}
 	return 100.0 * static_cast<double>(std::min<idx_t>(g.done.load(), g.work.size())) / static_cast<double>(g.work.size());
-}
-
-unique_ptr<NodeStatistics> ScanCardinality(ClientContext &, const FunctionData *bind_data) {
-	auto &bind = bind_data->Cast<ScanBindData>();
-	return make_uniq<NodeStatistics>(bind.total_rows, bind.total_rows);
-}
-
-// Exact bounds over all files: lets DuckDB prove, e.g., that a sum cannot overflow.
-unique_ptr<BaseStatistics> ScanStatistics(ClientContext &, const FunctionData *bind_data, column_t column_index) {
-	auto &bind = bind_data->Cast<ScanBindData>();
-	if (column_index >= bind.fields.size()) {
-		return nullptr;
-	}
-	auto &type = bind.types[column_index];
-	auto env = PlannedEnvelope(bind.files, bind.fields[column_index], type, column_index);
-	if (!env.known) {
-		return nullptr;
-	}
-	auto stats = NumericStats::CreateEmpty(type);
-	NumericStats::SetMin(stats, RawToValue(type, env.min));
-	NumericStats::SetMax(stats, RawToValue(type, env.max));
-	if (env.has_null) {
-		stats.SetHasNull();
-	}
-	stats.SetHasNoNull();
-	return stats.ToUnique();
-}
-
-//! Notes the `column IS [NOT] NULL` filters, which stay above the scan, for zone skipping.
-void ScanComplexFilter(ClientContext &, LogicalGet &get, FunctionData *bind_data,
-                       vector<unique_ptr<Expression>> &filters) {
-	auto &bind = bind_data->Cast<ScanBindData>();
-	bind.null_filters.clear();
-	for (auto &f : filters) {
-		auto type = f->GetExpressionType();
-		if ((type != ExpressionType::OPERATOR_IS_NULL && type != ExpressionType::OPERATOR_IS_NOT_NULL) ||
-		    f->GetExpressionClass() != ExpressionClass::BOUND_OPERATOR) {
-			continue;
-		}
-		auto &op = f->Cast<BoundOperatorExpression>();
-		if (op.children.size() != 1 || op.children[0]->GetExpressionClass() != ExpressionClass::BOUND_COLUMN_REF) {
-			continue;
-		}
-		auto &ref = op.children[0]->Cast<BoundColumnRefExpression>();
-		auto &ids = get.GetColumnIds();
-		if (ref.binding.table_index != get.table_index || ref.binding.column_index >= ids.size()) {
-			continue;
-		}
-		auto field = ids[ref.binding.column_index].GetPrimaryIndex();
-		if (field < bind.fields.size()) {
-			bind.null_filters.emplace_back(field, type == ExpressionType::OPERATOR_IS_NULL);
-		}
-	}
 }
 
 //! As read_parquet: `filename` (unless the `filename := true` column is there), the row's
