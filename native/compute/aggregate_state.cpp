@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 
 namespace vtx {
@@ -91,30 +92,206 @@ void AggregateState::AddStats(const ZoneStats &s) {
 	}
 }
 
-void AggregateState::AddDecoded(const DecodedColumn &chunk) {
-	std::vector<uint8_t> valid;
+void AggregateState::Merge(const AggregateState &o) {
+	sum_overflow |= o.sum_overflow;
+	ZoneStats s;
+	s.rows = o.rows;
+	s.nulls = o.rows - o.non_null;
+	s.nans = o.nans;
+	s.pos_inf = o.pos_inf;
+	s.neg_inf = o.neg_inf;
+	s.has_int_sum = true;
+	s.int_sum = o.int_sum;
+	s.has_float_sum = true;
+	s.finite_sum = o.finite_sum;
+	s.has_minmax = o.has_minmax;
+	s.minmax_exact = true;
+	s.min = o.min;
+	s.max = o.max;
+	AddStats(s);
+}
+
+namespace {
+
+//! Copies the values of the rows that are valid and selected to the front of `out`, without
+//! branches (a row's slot is always written; the cursor advances only for kept rows).
+template <class T>
+uint64_t Compact(const DecodedColumn &chunk, const uint8_t *selected, const T *in, T *out) {
+	uint64_t k = 0;
+	for (uint64_t i = 0; i < chunk.count; i++) {
+		out[k] = in[i];
+		k += (selected ? selected[i] : 1) & (chunk.all_valid ? 1 : (chunk.validity[i >> 6] >> (i & 63)) & 1);
+	}
+	return k;
+}
+
+struct Bytes16 {
+	uint64_t lo, hi;
+};
+
+template <class T>
+void DenseIntegers(const T *v, uint64_t n, bool minmax, bool sum, ZoneStats &s) {
+	if (minmax && n) {
+		T lo = v[0], hi = v[0];
+		for (uint64_t i = 1; i < n; i++) {
+			lo = v[i] < lo ? v[i] : lo;
+			hi = v[i] > hi ? v[i] : hi;
+		}
+		s.has_minmax = s.minmax_exact = true;
+		s.min.assign(reinterpret_cast<const char *>(&lo), sizeof(T));
+		s.max.assign(reinterpret_cast<const char *>(&hi), sizeof(T));
+	}
+	if (sum) {
+		int128 total = 0;
+		for (uint64_t i = 0; i < n; i++) {
+			total += static_cast<int128>(v[i]);
+		}
+		s.has_int_sum = true;
+		s.int_sum = total;
+	}
+}
+
+template <class T>
+void DenseFloats(const T *v, uint64_t n, ZoneStats &s) {
+	double total = 0;
+	uint64_t nans = 0, pos = 0, neg = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		const T x = v[i];
+		const bool nan = x != x;
+		const bool inf = !nan && (x == std::numeric_limits<T>::infinity() || x == -std::numeric_limits<T>::infinity());
+		nans += nan;
+		pos += inf && x > 0;
+		neg += inf && x < 0;
+		total += (nan || inf) ? 0.0 : static_cast<double>(x);
+	}
+	s.nans = nans;
+	s.pos_inf = pos;
+	s.neg_inf = neg;
+	s.has_float_sum = true;
+	s.finite_sum = total;
+}
+
+//! Statistics of dense (all valid, all selected) values, computing only what is needed:
+//! ComputeStats for what has no lean path.
+ZoneStats DenseStats(const ColumnInput &in, bool minmax, bool sum) {
+	ZoneStats s;
+	s.rows = in.count;
+	const auto w = in.type.ByteWidth();
+	switch (in.type.Kind()) {
+	case PhysicalKind::SIGNED:
+	case PhysicalKind::UNSIGNED: {
+		const bool sgn = in.type.Kind() == PhysicalKind::SIGNED;
+		switch (w) {
+		case 1: sgn ? DenseIntegers(reinterpret_cast<const int8_t *>(in.fixed), in.count, minmax, sum, s)
+		            : DenseIntegers(reinterpret_cast<const uint8_t *>(in.fixed), in.count, minmax, sum, s); return s;
+		case 2: sgn ? DenseIntegers(reinterpret_cast<const int16_t *>(in.fixed), in.count, minmax, sum, s)
+		            : DenseIntegers(reinterpret_cast<const uint16_t *>(in.fixed), in.count, minmax, sum, s); return s;
+		case 4: sgn ? DenseIntegers(reinterpret_cast<const int32_t *>(in.fixed), in.count, minmax, sum, s)
+		            : DenseIntegers(reinterpret_cast<const uint32_t *>(in.fixed), in.count, minmax, sum, s); return s;
+		case 8: sgn ? DenseIntegers(reinterpret_cast<const int64_t *>(in.fixed), in.count, minmax, sum, s)
+		            : DenseIntegers(reinterpret_cast<const uint64_t *>(in.fixed), in.count, minmax, sum, s); return s;
+		default: break;
+		}
+		break;
+	}
+	case PhysicalKind::FLOAT:
+		if (minmax) {
+			break; // min/max of floats is never pushed; keep the full path if ever asked
+		}
+		if (sum) {
+			w == 4 ? DenseFloats(reinterpret_cast<const float *>(in.fixed), in.count, s)
+			       : DenseFloats(reinterpret_cast<const double *>(in.fixed), in.count, s);
+		} else {
+			// count(x) only: NaN still counts as a value, but keep the NaN count exact.
+			for (uint64_t i = 0; i < in.count; i++) {
+				if (w == 4) {
+					float x;
+					std::memcpy(&x, in.fixed + i * 4, 4);
+					s.nans += x != x;
+				} else {
+					double x;
+					std::memcpy(&x, in.fixed + i * 8, 8);
+					s.nans += x != x;
+				}
+			}
+		}
+		return s;
+	default:
+		break;
+	}
+	return ComputeStats(in, false);
+}
+
+} // namespace
+
+void AggregateState::AddDecoded(const DecodedColumn &chunk, const uint8_t *selected) {
+	if (chunk.all_null) {
+		// Nothing but NULL: there is no payload to read.
+		ZoneStats s;
+		s.rows = s.nulls = chunk.count;
+		AddStats(s);
+		return;
+	}
 	ColumnInput in;
 	in.type = type;
 	in.count = chunk.count;
-	if (!chunk.all_valid) {
-		valid.resize(chunk.count);
-		for (uint64_t i = 0; i < chunk.count; i++) {
-			valid[i] = chunk.IsValid(i);
-		}
-		in.valid = valid.data();
-	}
 	in.fixed = chunk.fixed.data();
 	in.strings = chunk.strings.data();
-	AddStats(ComputeStats(in, false));
-	if (type.Kind() == PhysicalKind::SIGNED && type.ByteWidth() == 16 && !chunk.all_null) {
-		auto values = reinterpret_cast<const uint8_t *>(chunk.fixed.data());
-		for (uint64_t i = 0; i < chunk.count; i++) {
-			if (chunk.all_valid || chunk.IsValid(i)) {
-				int128 v;
-				std::memcpy(&v, values + i * sizeof(int128), sizeof(int128));
-				sum_overflow |= __builtin_add_overflow(int_sum, v, &int_sum);
-			}
+	if (chunk.all_valid && !selected) {
+		AddStats(ComputeStats(in, false));
+		AddWideSum(in);
+		return;
+	}
+	// Rows left out (NULL, or not selected) are dropped, and the statistics of what is left
+	// are computed over dense values: no per-row branch on validity.
+	thread_local ByteBuffer fixed;
+	thread_local StringRefs strings;
+	const auto width = type.ByteWidth();
+	uint64_t kept = 0;
+	if (width == 0) {
+		strings.resize(chunk.count);
+		kept = Compact<StringRef>(chunk, selected, chunk.strings.data(), strings.data());
+		in.strings = strings.data();
+	} else {
+		fixed.resize(chunk.count * width);
+		switch (width) {
+		case 1: kept = Compact(chunk, selected, chunk.fixed.data(), fixed.data()); break;
+		case 2:
+			kept = Compact(chunk, selected, reinterpret_cast<const uint16_t *>(chunk.fixed.data()),
+			               reinterpret_cast<uint16_t *>(fixed.data()));
+			break;
+		case 4:
+			kept = Compact(chunk, selected, reinterpret_cast<const uint32_t *>(chunk.fixed.data()),
+			               reinterpret_cast<uint32_t *>(fixed.data()));
+			break;
+		case 8:
+			kept = Compact(chunk, selected, reinterpret_cast<const uint64_t *>(chunk.fixed.data()),
+			               reinterpret_cast<uint64_t *>(fixed.data()));
+			break;
+		default:
+			kept = Compact(chunk, selected, reinterpret_cast<const Bytes16 *>(chunk.fixed.data()),
+			               reinterpret_cast<Bytes16 *>(fixed.data()));
+			break;
 		}
+		in.fixed = fixed.data();
+	}
+	in.count = kept;
+	auto s = DenseStats(in, needs_minmax, needs_sum);
+	s.rows = chunk.count;
+	s.nulls = chunk.count - kept;
+	AddStats(s);
+	AddWideSum(in);
+}
+
+void AggregateState::AddWideSum(const ColumnInput &dense) {
+	// 128-bit integers keep no sum in zone statistics: summed here, every addition checked.
+	if (!needs_sum || type.Kind() != PhysicalKind::SIGNED || type.ByteWidth() != 16) {
+		return;
+	}
+	for (uint64_t i = 0; i < dense.count; i++) {
+		int128 v;
+		std::memcpy(&v, dense.fixed + i * sizeof(int128), sizeof(int128));
+		sum_overflow |= __builtin_add_overflow(int_sum, v, &int_sum);
 	}
 }
 

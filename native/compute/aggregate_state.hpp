@@ -22,6 +22,9 @@ struct AggregateState {
 	double finite_sum = 0; //! floats: finite values only
 	bool has_minmax = false;
 	std::string min, max; //! raw value bytes of the smallest/largest non-NaN value
+	//! What decoded rows must contribute beyond counts (the rest is left out, for speed).
+	bool needs_minmax = true;
+	bool needs_sum = true;
 
 	explicit AggregateState(ColumnType type) : type(type) {
 	}
@@ -30,7 +33,12 @@ struct AggregateState {
 	//! the chunk. 128-bit integers keep no sum in their statistics.
 	static bool StatsSuffice(const ZoneStats &s, bool needs_minmax, bool needs_sum = false);
 	void AddStats(const ZoneStats &s);
-	void AddDecoded(const DecodedColumn &chunk);
+	//! Adds another state of the same type (partial aggregates of disjoint rows).
+	void Merge(const AggregateState &o);
+	//! Adds the sum of dense (all valid) 128-bit values, which statistics do not keep.
+	void AddWideSum(const ColumnInput &dense);
+	//! Adds the rows of a decoded chunk; with `selected`, only rows i where selected[i] != 0.
+	void AddDecoded(const DecodedColumn &chunk, const uint8_t *selected = nullptr);
 };
 
 //! Proof that no order of addition of the non-NULL values the zones describe can leave

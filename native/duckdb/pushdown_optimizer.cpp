@@ -6,6 +6,9 @@
 #include "grouped_aggregate.hpp"
 #include "pushed_aggregate.hpp"
 #include "scan_bind_data.hpp"
+#include "scan_filters.hpp"
+#include "duckdb/planner/filter/conjunction_filter.hpp"
+#include "duckdb/common/multi_file/multi_file_reader.hpp"
 #include "settings.hpp"
 #include "duckdb/common/types/decimal.hpp"
 #include "duckdb/optimizer/column_binding_replacer.hpp"
@@ -16,6 +19,8 @@
 #include "duckdb/planner/expression/bound_function_expression.hpp"
 #include "duckdb/planner/expression/bound_reference_expression.hpp"
 #include "duckdb/planner/operator/logical_aggregate.hpp"
+#include "duckdb/planner/operator/logical_filter.hpp"
+#include "duckdb/planner/expression/bound_operator_expression.hpp"
 #include "duckdb/planner/operator/logical_get.hpp"
 #include "duckdb/planner/operator/logical_projection.hpp"
 
@@ -71,6 +76,7 @@ struct Chain {
 	LogicalGet *get = nullptr;
 	ScanBindData *scan = nullptr;
 	std::vector<LogicalProjection *> projections;
+	std::vector<LogicalFilter *> filters; //! FILTERs between the aggregate and the scan
 };
 
 //! Follows an aggregate argument down to a scan column through projections of plain
@@ -215,22 +221,110 @@ bool NativelySupported(const PushedAggregate &a, const LogicalType &stored, cons
 
 bool FindChain(LogicalOperator &child, Chain &chain) {
 	LogicalOperator *node = &child;
-	while (node->type == LogicalOperatorType::LOGICAL_PROJECTION) {
-		chain.projections.push_back(&node->Cast<LogicalProjection>());
+	while (node->type == LogicalOperatorType::LOGICAL_PROJECTION || node->type == LogicalOperatorType::LOGICAL_FILTER) {
+		if (node->type == LogicalOperatorType::LOGICAL_PROJECTION) {
+			chain.projections.push_back(&node->Cast<LogicalProjection>());
+		} else {
+			chain.filters.push_back(&node->Cast<LogicalFilter>());
+		}
 		node = node->children[0].get();
 	}
 	if (node->type != LogicalOperatorType::LOGICAL_GET) {
 		return false;
 	}
 	auto &get = node->Cast<LogicalGet>();
-	if (get.function.name != "vortex_scan" || !get.bind_data || !get.table_filters.filters.empty() ||
-	    get.extra_info.sample_options) {
+	if (get.function.name != "vortex_scan" || !get.bind_data || get.extra_info.sample_options) {
 		return false;
 	}
 	chain.get = &get;
 	chain.scan = dynamic_cast<ScanBindData *>(get.bind_data.get());
-	// Predicates come from filters that still stand above the scan, so none may be left here.
-	return chain.scan && chain.scan->predicates.empty();
+	return chain.scan != nullptr;
+}
+
+//! Filters DuckDB must be able to rely on as applied exactly, with fixed values: no optional
+//! filter (DuckDB keeps those above the scan anyway) and no dynamic one.
+bool ExactFilter(const TableFilter &f) {
+	switch (f.filter_type) {
+	case TableFilterType::CONSTANT_COMPARISON:
+	case TableFilterType::IS_NULL:
+	case TableFilterType::IS_NOT_NULL:
+	case TableFilterType::IN_FILTER:
+		return true;
+	case TableFilterType::CONJUNCTION_AND:
+	case TableFilterType::CONJUNCTION_OR:
+		for (auto &child : (f.filter_type == TableFilterType::CONJUNCTION_AND ? f.Cast<ConjunctionAndFilter>().child_filters
+		                                                             : f.Cast<ConjunctionOrFilter>().child_filters)) {
+			if (!ExactFilter(*child)) {
+				return false;
+			}
+		}
+		return true;
+	default:
+		return false;
+	}
+}
+
+//! Takes the scan's table filters into the pushed aggregate: file-column filters as compute
+//! predicates, partition and file-name filters by keeping only the files that satisfy them.
+//! False when any filter is not exactly evaluable (the aggregate then stays DuckDB's).
+bool TakeFilters(ClientContext &context, const Chain &chain, PushedBindData &bind) {
+	auto &scan = *chain.scan;
+	std::vector<bool> keep(scan.files.size(), true);
+	for (auto &entry : chain.get->table_filters.filters) {
+		const idx_t id = entry.first;
+		auto &filter = *entry.second;
+		if (!ExactFilter(filter) || !SupportsFilterOn(scan, id)) {
+			return false;
+		}
+		if (id < scan.fields.size()) {
+			PushedFilter pf;
+			pf.field = id;
+			bool dynamic = false;
+			if (!TranslateFilter(filter, scan.types[id], FilterUse::EXACT, pf.predicate, dynamic) || dynamic) {
+				return false;
+			}
+			pf.display = filter.ToString(scan.fields[id].name);
+			bind.filters.push_back(std::move(pf));
+			continue;
+		}
+		for (idx_t f = 0; f < scan.files.size(); f++) {
+			Value constant;
+			if (!FileConstant(scan, id, f, constant)) {
+				return false;
+			}
+			keep[f] = keep[f] && ConstantMatches(context, filter, constant);
+		}
+		bind.file_filters.push_back(filter.ToString(scan.IsHiveColumn(id)                      ? scan.hive.keys[id - scan.fields.size()]
+		                                            : id == MultiFileReader::COLUMN_IDENTIFIER_FILE_INDEX ? std::string("file_index")
+		                                                                                                 : std::string("filename")));
+	}
+	// DuckDB keeps `column IS [NOT] NULL` above the scan as a FILTER: the pushed aggregate
+	// applies it itself. Any other expression there keeps the aggregate DuckDB's.
+	for (auto *filter : chain.filters) {
+		for (auto &expr : filter->expressions) {
+			auto type = expr->GetExpressionType();
+			if ((type != ExpressionType::OPERATOR_IS_NULL && type != ExpressionType::OPERATOR_IS_NOT_NULL) ||
+			    expr->GetExpressionClass() != ExpressionClass::BOUND_OPERATOR) {
+				return false;
+			}
+			auto &op = expr->Cast<BoundOperatorExpression>();
+			PushedFilter pf;
+			if (op.children.size() != 1 || !ResolveColumn(chain, *op.children[0], pf.field) ||
+			    !SupportsFilterOn(scan, pf.field)) {
+				return false;
+			}
+			pf.predicate.kind = type == ExpressionType::OPERATOR_IS_NULL ? vtx::compute::Predicate::Kind::IS_NULL
+			                                                              : vtx::compute::Predicate::Kind::IS_NOT_NULL;
+			pf.display = scan.fields[pf.field].name + (type == ExpressionType::OPERATOR_IS_NULL ? " IS NULL" : " IS NOT NULL");
+			bind.filters.push_back(std::move(pf));
+		}
+	}
+	for (idx_t f = 0; f < scan.files.size(); f++) {
+		if (keep[f]) {
+			bind.files.push_back(scan.files[f]);
+		}
+	}
+	return true;
 }
 
 //! Key types whose raw bytes are equal exactly when DuckDB's GROUP BY puts values together:
@@ -483,10 +577,16 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 		bind->aggregates.push_back(std::move(p));
 	}
 	if (grouped) {
+		// Grouped pushdown under WHERE is not built yet: any filter leaves the query to DuckDB.
+		if (!chain.filters.empty() || !chain.get->table_filters.filters.empty()) {
+			return;
+		}
 		PushGrouped(agg, chain, std::move(keys), std::move(transforms), std::move(bind->aggregates), op, rebind);
 		return;
 	}
-	bind->files = chain.scan->files;
+	if (!TakeFilters(context, chain, *bind)) {
+		return;
+	}
 	bind->fields = chain.scan->fields;
 	bind->field_types = chain.scan->types;
 

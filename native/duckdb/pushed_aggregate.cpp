@@ -6,8 +6,11 @@
 #include "metadata_cache.hpp"
 #include "plan_guard.hpp"
 #include "type_mapping.hpp"
+#include "duckdb/execution/partition_info.hpp"
 
+#include <atomic>
 #include <map>
+#include <mutex>
 
 namespace vortex {
 
@@ -21,12 +24,15 @@ unique_ptr<FunctionData> PushedBindData::Copy() const {
 	r->fields = fields;
 	r->field_types = field_types;
 	r->aggregates = aggregates;
+	r->filters = filters;
+	r->file_filters = file_filters;
 	return std::move(r);
 }
 
 bool PushedBindData::Equals(const FunctionData &other_p) const {
 	auto &o = other_p.Cast<PushedBindData>();
-	if (files.size() != o.files.size() || aggregates != o.aggregates || field_types != o.field_types) {
+	if (files.size() != o.files.size() || aggregates != o.aggregates || field_types != o.field_types ||
+	    filters != o.filters || file_filters != o.file_filters) {
 		return false;
 	}
 	for (size_t i = 0; i < files.size(); i++) {
@@ -39,34 +45,161 @@ bool PushedBindData::Equals(const FunctionData &other_p) const {
 
 namespace {
 
-struct PushedGlobalState : public GlobalTableFunctionState {
-	vector<Value> row;
-	bool emitted = false;
+struct ZoneCounters {
+	idx_t from_stats = 0; //! every row matches: answered from zone statistics
+	idx_t skipped = 0;    //! no row matches
+	idx_t decoded = 0;    //! decoded (straddling the filters, or statistics that cannot answer)
 };
 
-//! Accumulates the zone statistics of every file, decoding only chunks whose statistics
-//! cannot answer (inexact long-string min/max).
-std::map<idx_t, AggregateState> Accumulate(ClientContext &context, const PushedBindData &bind, uint64_t &rows) {
+
+using vtx::compute::ZoneMatch;
+
+struct Accumulation {
 	std::map<idx_t, AggregateState> states;
+	uint64_t rows = 0;
+};
+
+//! A zone that straddles the filters, to be decoded and filtered.
+struct StraddlingZone {
+	idx_t file;
+	size_t zone;
+	std::vector<ZoneMatch> matches; //! per filter
+};
+
+//! Decodes, filters and aggregates one straddling zone into `acc`.
+void AccumulateStraddling(const PushedBindData &bind, const std::vector<PlannedFile> &files, const StraddlingZone &item,
+                          Accumulation &acc, std::vector<uint8_t> &mask, std::vector<uint8_t> &scratch) {
+	auto &file = files[item.file];
+	auto &meta = *file.meta;
+	const uint64_t rows = meta.zones[item.zone].rows;
+	// Decode buffers are kept per thread: fresh zone-sized buffers cost a page fault per page.
+	thread_local std::map<idx_t, vtx::DecodedColumn> buffers;
+	if (buffers.size() > 64) {
+		buffers.clear(); // before any is handed out below
+	}
+	std::map<idx_t, const vtx::DecodedColumn *> decoded;
+	auto column = [&](idx_t field) -> const vtx::DecodedColumn & {
+		auto it = decoded.find(field);
+		if (it != decoded.end()) {
+			return *it->second;
+		}
+		auto &chunk = buffers[field];
+		decoded[field] = &chunk;
+		try {
+			vtx::ReadChunk(*file.source, meta, item.zone, field, chunk);
+		} catch (vtx::FormatError &e) {
+			ThrowFileError(bind.files[item.file].path, e);
+		}
+		return chunk;
+	};
+	mask.assign(rows, 1);
+	scratch.resize(rows);
+	for (idx_t k = 0; k < bind.filters.size(); k++) {
+		if (item.matches[k] == ZoneMatch::ALL) {
+			continue;
+		}
+		auto &pf = bind.filters[k];
+		vtx::compute::EvaluatePredicate(pf.predicate, bind.fields[pf.field].type, column(pf.field), scratch.data());
+		for (uint64_t r = 0; r < rows; r++) {
+			mask[r] &= scratch[r];
+		}
+	}
+	uint64_t selected = 0;
+	for (uint64_t r = 0; r < rows; r++) {
+		selected += mask[r];
+	}
+	acc.rows += selected;
+	if (selected == 0) {
+		return;
+	}
+	for (auto &entry : acc.states) {
+		entry.second.AddDecoded(column(entry.first), selected == rows ? nullptr : mask.data());
+	}
+	// Bounded: buffers beyond 32 MiB are given back.
+	for (auto &entry : buffers) {
+		auto &c = entry.second;
+		if (c.fixed.capacity() + c.buffer.capacity() + c.strings.capacity() * sizeof(vtx::StringRef) > (size_t(32) << 20)) {
+			c = vtx::DecodedColumn();
+		}
+	}
+}
+
+struct PushedGlobalState : public GlobalTableFunctionState {
+	vector<column_t> column_ids;
+	ZoneCounters zones;
+	std::vector<PlannedFile> files;
+	std::vector<StraddlingZone> straddling; //! decoded by the scan threads
+	std::atomic<idx_t> next {0};
+	idx_t max_threads = 1;
+	std::mutex lock;
+	Accumulation acc; //! everything so far (under lock once threads run)
+	idx_t registered = 0, finished = 0;
+	bool emitted = false;
+
+	idx_t MaxThreads() const override {
+		return max_threads;
+	}
+};
+
+struct PushedLocalState : public LocalTableFunctionState {
+	idx_t id = 0; //! registration order: this thread's batch index
+	Accumulation partial;
+	std::vector<uint8_t> mask, scratch;
+	bool done = false;
+};
+
+//! Accumulates the aggregates over every file: zones where every row passes the filters
+//! contribute their statistics (decoded only where those cannot answer, e.g. truncated string
+//! bounds), zones where none does are skipped, and straddling zones are listed for the scan
+//! threads, which decode (only the filter and aggregate columns), filter, and aggregate them.
+void Accumulate(ClientContext &context, const PushedBindData &bind, PushedGlobalState &g) {
+	auto &acc = g.acc;
+	auto &counters = g.zones;
 	std::map<idx_t, bool> needs_minmax, needs_sum;
 	for (auto &a : bind.aggregates) {
 		if (a.kind == AggregateKind::COUNT_STAR) {
 			continue;
 		}
-		states.emplace(a.field, AggregateState(bind.fields[a.field].type));
+		acc.states.emplace(a.field, AggregateState(bind.fields[a.field].type));
 		needs_minmax[a.field] = needs_minmax[a.field] || a.kind == AggregateKind::MIN || a.kind == AggregateKind::MAX;
 		needs_sum[a.field] = needs_sum[a.field] || a.kind == AggregateKind::SUM || a.kind == AggregateKind::AVG;
 	}
-	rows = 0;
+	for (auto &entry : acc.states) {
+		entry.second.needs_minmax = needs_minmax[entry.first];
+		entry.second.needs_sum = needs_sum[entry.first];
+	}
+	auto &files = g.files;
+	auto &straddling = g.straddling;
+	std::vector<ZoneMatch> matches(bind.filters.size());
 	for (idx_t f = 0; f < bind.files.size(); f++) {
 		auto &path = bind.files[f].path;
-		auto file = OpenPlannedFile(context, bind.files, f, bind.fields, bind.field_types);
-		auto &source = *file.source;
-		auto &meta = file.meta;
-		rows += meta->total_rows;
+		files.push_back(OpenPlannedFile(context, bind.files, f, bind.fields, bind.field_types));
+		auto &source = *files.back().source;
+		auto &meta = files.back().meta;
 		for (size_t z = 0; z < meta->zones.size(); z++) {
-			for (auto &entry : states) {
-				auto &stats = meta->zones[z].chunks[entry.first].stats;
+			auto &zone = meta->zones[z];
+			if (zone.rows == 0) {
+				continue;
+			}
+			ZoneMatch match = ZoneMatch::ALL;
+			for (idx_t k = 0; k < bind.filters.size() && match != ZoneMatch::NONE; k++) {
+				auto &pf = bind.filters[k];
+				matches[k] = vtx::compute::ClassifyZone(pf.predicate, bind.fields[pf.field].type, zone.chunks[pf.field].stats);
+				match = vtx::compute::And(match, matches[k]);
+			}
+			if (match == ZoneMatch::NONE) {
+				counters.skipped++;
+				continue;
+			}
+			if (match == ZoneMatch::SOME) {
+				counters.decoded++;
+				straddling.push_back(StraddlingZone {f, z, matches});
+				continue;
+			}
+			acc.rows += zone.rows;
+			bool decoded = false;
+			for (auto &entry : acc.states) {
+				auto &stats = zone.chunks[entry.first].stats;
 				if (AggregateState::StatsSuffice(stats, needs_minmax[entry.first], needs_sum[entry.first])) {
 					entry.second.AddStats(stats);
 					continue;
@@ -78,10 +211,17 @@ std::map<idx_t, AggregateState> Accumulate(ClientContext &context, const PushedB
 					ThrowFileError(path, e);
 				}
 				entry.second.AddDecoded(chunk);
+				decoded = true;
+			}
+			if (decoded) {
+				counters.decoded++;
+			} else {
+				counters.from_stats++;
 			}
 		}
 	}
-	return states;
+	g.max_threads =
+	    std::max<idx_t>(1, std::min<idx_t>(straddling.size(), TaskScheduler::GetScheduler(context).NumberOfThreads()));
 }
 
 Value Finalize(const PushedAggregate &a, const AggregateState *s, uint64_t rows, const LogicalType &field_type) {
@@ -131,30 +271,70 @@ Value Finalize(const PushedAggregate &a, const AggregateState *s, uint64_t rows,
 unique_ptr<GlobalTableFunctionState> PushedInit(ClientContext &context, TableFunctionInitInput &input) {
 	auto &bind = input.bind_data->Cast<PushedBindData>();
 	auto g = make_uniq<PushedGlobalState>();
-	uint64_t rows;
-	auto states = Accumulate(context, bind, rows);
-	vector<Value> all;
-	for (auto &a : bind.aggregates) {
-		auto it = states.find(a.field);
-		const AggregateState *s = a.kind == AggregateKind::COUNT_STAR ? nullptr : &it->second;
-		all.push_back(Finalize(a, s, rows, a.kind == AggregateKind::COUNT_STAR ? LogicalType::BIGINT : bind.field_types[a.field]));
-	}
-	for (auto id : input.column_ids) {
-		g->row.push_back(id < all.size() ? all[id] : Value());
-	}
+	g->column_ids = input.column_ids;
+	Accumulate(context, bind, *g);
 	return std::move(g);
 }
 
+unique_ptr<LocalTableFunctionState> PushedInitLocal(ExecutionContext &, TableFunctionInitInput &,
+                                                    GlobalTableFunctionState *gstate) {
+	auto &g = gstate->Cast<PushedGlobalState>();
+	auto l = make_uniq<PushedLocalState>();
+	for (auto &entry : g.acc.states) {
+		AggregateState partial(entry.second.type);
+		partial.needs_minmax = entry.second.needs_minmax;
+		partial.needs_sum = entry.second.needs_sum;
+		l->partial.states.emplace(entry.first, std::move(partial));
+	}
+	std::lock_guard<std::mutex> guard(g.lock);
+	l->id = g.registered++;
+	return std::move(l);
+}
+
+//! Each thread aggregates straddling zones into its own partial; the last one to finish merges
+//! into the whole and emits the one row (a thread that starts after that finds nothing to do).
 void PushedScan(ClientContext &, TableFunctionInput &data, DataChunk &output) {
+	auto &bind = data.bind_data->Cast<PushedBindData>();
 	auto &g = data.global_state->Cast<PushedGlobalState>();
-	if (g.emitted) {
+	auto &l = data.local_state->Cast<PushedLocalState>();
+	if (l.done) {
 		return;
 	}
-	for (idx_t c = 0; c < g.row.size(); c++) {
-		output.SetValue(c, 0, g.row[c]);
+	while (true) {
+		auto idx = g.next.fetch_add(1);
+		if (idx >= g.straddling.size()) {
+			break;
+		}
+		AccumulateStraddling(bind, g.files, g.straddling[idx], l.partial, l.mask, l.scratch);
+	}
+	l.done = true;
+	std::lock_guard<std::mutex> guard(g.lock);
+	g.acc.rows += l.partial.rows;
+	for (auto &entry : l.partial.states) {
+		g.acc.states.at(entry.first).Merge(entry.second);
+	}
+	g.finished++;
+	if (g.finished != g.registered || g.emitted) {
+		return;
+	}
+	g.emitted = true;
+	vector<Value> all;
+	for (auto &a : bind.aggregates) {
+		auto it = g.acc.states.find(a.field);
+		const AggregateState *s = a.kind == AggregateKind::COUNT_STAR ? nullptr : &it->second;
+		all.push_back(Finalize(a, s, g.acc.rows,
+		                       a.kind == AggregateKind::COUNT_STAR ? LogicalType::BIGINT : bind.field_types[a.field]));
+	}
+	for (idx_t c = 0; c < g.column_ids.size(); c++) {
+		output.SetValue(c, 0, g.column_ids[c] < all.size() ? all[g.column_ids[c]] : Value());
 	}
 	output.SetCardinality(1);
-	g.emitted = true;
+}
+
+//! One batch per thread: lets DuckDB run the scan on several threads where it preserves order
+//! (only one thread ever emits the row).
+OperatorPartitionData PushedPartitionData(ClientContext &, TableFunctionGetPartitionInput &input) {
+	return OperatorPartitionData(input.local_state->Cast<PushedLocalState>().id);
 }
 
 unique_ptr<NodeStatistics> PushedCardinality(ClientContext &, const FunctionData *) {
@@ -170,6 +350,27 @@ InsertionOrderPreservingMap<string> PushedToString(TableFunctionToStringInput &i
 	}
 	result["Pushed Aggregates"] = list;
 	result["Files"] = std::to_string(bind.files.size());
+	string filters;
+	for (auto &f : bind.filters) {
+		filters += (filters.empty() ? "" : "\n") + f.display;
+	}
+	for (auto &f : bind.file_filters) {
+		filters += (filters.empty() ? "" : "\n") + f;
+	}
+	if (!filters.empty()) {
+		result["Filters"] = filters;
+	}
+	return result;
+}
+
+InsertionOrderPreservingMap<string> PushedDynamicToString(TableFunctionDynamicToStringInput &input) {
+	InsertionOrderPreservingMap<string> result;
+	if (input.global_state) {
+		auto &g = input.global_state->Cast<PushedGlobalState>();
+		result["Zones From Statistics"] = std::to_string(g.zones.from_stats);
+		result["Zones Skipped"] = std::to_string(g.zones.skipped);
+		result["Zones Decoded"] = std::to_string(g.zones.decoded);
+	}
 	return result;
 }
 
@@ -180,9 +381,11 @@ Value FinalizePushed(const PushedAggregate &a, const AggregateState *s, uint64_t
 }
 
 TableFunction GetPushedAggregateFunction() {
-	TableFunction tf("vortex_scan", {}, PushedScan, nullptr, PushedInit);
+	TableFunction tf("vortex_scan", {}, PushedScan, nullptr, PushedInit, PushedInitLocal);
 	tf.cardinality = PushedCardinality;
+	tf.get_partition_data = PushedPartitionData;
 	tf.to_string = PushedToString;
+	tf.dynamic_to_string = PushedDynamicToString;
 	tf.projection_pushdown = true;
 	return tf;
 }

@@ -4,6 +4,7 @@
 #pragma once
 #include "../compute/aggregate_state.hpp"
 #include "../compute/kernels.hpp"
+#include "../compute/predicate.hpp"
 #include "../format/metadata.hpp"
 #include "duckdb.hpp"
 #include "scan_bind_data.hpp"
@@ -26,11 +27,24 @@ struct PushedAggregate {
 	}
 };
 
+//! A filter the pushed aggregate applies itself: zones are classified by it, straddling zones
+//! decoded and filtered row by row.
+struct PushedFilter {
+	duckdb::idx_t field;
+	vtx::compute::Predicate predicate;
+	std::string display; //! e.g. "x>=5" for EXPLAIN
+	bool operator==(const PushedFilter &o) const {
+		return field == o.field && predicate == o.predicate;
+	}
+};
+
 struct PushedBindData : public duckdb::TableFunctionData {
 	std::vector<ScanFile> files; //! with the footers the plan was made from
 	std::vector<vtx::Field> fields;
 	duckdb::vector<duckdb::LogicalType> field_types;
 	std::vector<PushedAggregate> aggregates;
+	std::vector<PushedFilter> filters; //! all must hold (files already pruned by partition filters)
+	std::vector<std::string> file_filters; //! partition / file name filters, for EXPLAIN
 
 	duckdb::unique_ptr<duckdb::FunctionData> Copy() const override;
 	bool Equals(const duckdb::FunctionData &other) const override;

@@ -1,5 +1,4 @@
-// What vortex_scan knows after binding: the files, their common schema, and the zone
-// predicates gathered from the query's filters.
+// What vortex_scan knows after binding: the files and their common schema.
 #pragma once
 #include "../format/metadata.hpp"
 #include "file_io.hpp"
@@ -9,14 +8,6 @@
 #include <mutex>
 
 namespace vortex {
-
-//! A predicate on one column that can rule a whole zone out from its statistics.
-struct ZonePredicate {
-	duckdb::idx_t field;
-	duckdb::ExpressionType op; //! COMPARE_* or OPERATOR_IS_NULL / OPERATOR_IS_NOT_NULL
-	duckdb::Value constant;
-	std::string ToString(const std::string &column) const;
-};
 
 //! The handle a footer was read from at bind time, handed to the execution that follows: it
 //! then reads the very version it was planned with, even if the file is replaced meanwhile.
@@ -59,7 +50,9 @@ struct ScanBindData : public duckdb::TableFunctionData {
 	HivePartitions hive;
 	bool filename_column = false;
 	duckdb::idx_t total_rows = 0;
-	std::vector<ZonePredicate> predicates;
+	//! `field IS [NOT] NULL` filters that DuckDB keeps above the scan (it makes no table filter
+	//! of them): used only to skip zones whose null counts prove no row passes.
+	std::vector<std::pair<duckdb::idx_t, bool>> null_filters; //! field, true for IS NULL
 
 	duckdb::idx_t FilenameIndex() const {
 		return fields.size() + hive.keys.size();

@@ -7,194 +7,26 @@
 #include "plan_guard.hpp"
 #include "scan_bind_data.hpp"
 #include "type_mapping.hpp"
-#include "zone_filter.hpp"
+#include "scan_bind.hpp"
+#include "scan_filters.hpp"
+#include "scan_statistics.hpp"
 #include "duckdb/common/hive_partitioning.hpp"
 #include "duckdb/common/multi_file/multi_file_reader.hpp"
 #include "duckdb/execution/partition_info.hpp"
 #include "duckdb/planner/operator/logical_get.hpp"
+#include "duckdb/planner/table_filter_state.hpp"
+#include "duckdb/planner/expression/bound_columnref_expression.hpp"
+#include "duckdb/planner/expression/bound_operator_expression.hpp"
+#include "duckdb/storage/table/column_segment.hpp"
 
+#include <algorithm>
 #include <atomic>
 
 namespace vortex {
 
 using namespace duckdb;
 
-// ---- bind data ----------------------------------------------------------------------
-
-unique_ptr<FunctionData> ScanBindData::Copy() const {
-	auto r = make_uniq<ScanBindData>();
-	r->files = files;
-	r->fields = fields;
-	r->types = types;
-	r->filename_column = filename_column;
-	r->hive = hive;
-	r->total_rows = total_rows;
-	r->predicates = predicates;
-	return std::move(r);
-}
-
-bool ScanBindData::Equals(const FunctionData &other_p) const {
-	auto &o = other_p.Cast<ScanBindData>();
-	if (files.size() != o.files.size() || filename_column != o.filename_column || types != o.types ||
-	    hive.keys != o.hive.keys || hive.types != o.hive.types || hive.values != o.hive.values ||
-	    predicates.size() != o.predicates.size()) {
-		return false;
-	}
-	for (size_t i = 0; i < fields.size(); i++) {
-		if (fields[i].name != o.fields[i].name || fields[i].type != o.fields[i].type) {
-			return false;
-		}
-	}
-	for (size_t i = 0; i < files.size(); i++) {
-		if (files[i].path != o.files[i].path || !SameFileVersion(*files[i].meta, *o.files[i].meta)) {
-			return false;
-		}
-	}
-	for (size_t i = 0; i < predicates.size(); i++) {
-		auto &a = predicates[i], &b = o.predicates[i];
-		if (a.field != b.field || a.op != b.op || a.constant.type() != b.constant.type() ||
-		    !Value::NotDistinctFrom(a.constant, b.constant)) {
-			return false;
-		}
-	}
-	return true;
-}
-
 namespace {
-
-std::string DescribeSchema(const std::vector<vtx::Field> &fields) {
-	std::string s;
-	for (auto &f : fields) {
-		s += (s.empty() ? "" : ", ") + f.name + " " + f.type.ToString();
-	}
-	return s;
-}
-
-void CheckSameSchema(const std::vector<vtx::Field> &expected, const std::string &expected_file,
-                     const vtx::FileMetadata &meta, const std::string &path) {
-	bool same = expected.size() == meta.fields.size();
-	for (size_t i = 0; same && i < expected.size(); i++) {
-		same = expected[i].name == meta.fields[i].name && expected[i].type == meta.fields[i].type;
-	}
-	if (!same) {
-		throw InvalidInputException("vortex: file \"%s\" has schema (%s), which differs from (%s) of \"%s\"", path,
-		                            DescribeSchema(meta.fields), DescribeSchema(expected), expected_file);
-	}
-}
-
-//! The narrowest of BIGINT, DATE, TIMESTAMP that holds every value of a partition key, else VARCHAR.
-LogicalType HiveType(ClientContext &context, const std::string &key, const std::vector<std::string> &values) {
-	for (auto &candidate : {LogicalType::BIGINT, LogicalType::DATE, LogicalType::TIMESTAMP}) {
-		bool fits = true;
-		for (auto &v : values) {
-			if (StringUtil::CIEquals(v, "NULL") || v.empty()) {
-				continue;
-			}
-			Value out;
-			string error;
-			if (!Value(HivePartitioning::Unescape(v)).TryCastAs(context, candidate, out, &error, true)) {
-				fits = false;
-				break;
-			}
-		}
-		if (fits) {
-			return candidate;
-		}
-	}
-	return LogicalType::VARCHAR;
-}
-
-//! Hive partitions when asked for, or by default when every path has the same `key=value` keys.
-void BindHivePartitions(ClientContext &context, optional_ptr<const Value> option, ScanBindData &bind) {
-	if (option && !BooleanValue::Get(option->DefaultCastAs(LogicalType::BOOLEAN))) {
-		return;
-	}
-	std::vector<std::map<string, string>> parsed;
-	for (auto &f : bind.files) {
-		parsed.push_back(HivePartitioning::Parse(f.path));
-	}
-	bool consistent = !parsed.empty() && !parsed[0].empty();
-	for (auto &p : parsed) {
-		consistent = consistent && p.size() == parsed[0].size();
-		for (auto &kv : parsed[0]) {
-			consistent = consistent && p.count(kv.first);
-		}
-	}
-	if (!consistent) {
-		if (option) {
-			throw InvalidInputException("vortex_scan: hive_partitioning needs every path to have the same key=value "
-			                            "directories (first file: \"%s\")", bind.files[0].path);
-		}
-		return;
-	}
-	for (auto &kv : parsed[0]) {
-		for (auto &field : bind.fields) {
-			if (StringUtil::CIEquals(field.name, kv.first)) {
-				throw InvalidInputException("vortex_scan: hive partition \"%s\" has the name of a column of \"%s\"",
-				                            kv.first, bind.files[0].path);
-			}
-		}
-		std::vector<std::string> values;
-		for (auto &p : parsed) {
-			values.push_back(p[kv.first]);
-		}
-		bind.hive.keys.push_back(kv.first);
-		bind.hive.types.push_back(HiveType(context, kv.first, values));
-	}
-	for (auto &p : parsed) {
-		vector<Value> row;
-		for (idx_t k = 0; k < bind.hive.keys.size(); k++) {
-			row.push_back(HivePartitioning::GetValue(context, bind.hive.keys[k], p[bind.hive.keys[k]], bind.hive.types[k]));
-		}
-		bind.hive.values.push_back(std::move(row));
-	}
-}
-
-unique_ptr<FunctionData> ScanBind(ClientContext &context, TableFunctionBindInput &input,
-                                  vector<LogicalType> &return_types, vector<string> &names) {
-	auto result = make_uniq<ScanBindData>();
-	optional_ptr<const Value> hive_option;
-	for (auto &kv : input.named_parameters) {
-		if (kv.first == "filename") {
-			result->filename_column = BooleanValue::Get(kv.second.DefaultCastAs(LogicalType::BOOLEAN));
-		} else if (kv.first == "hive_partitioning") {
-			hive_option = &kv.second;
-		}
-	}
-	auto reader = MultiFileReader::CreateDefault("vortex_scan");
-	auto list = reader->CreateFileList(context, input.inputs[0]);
-	auto all = list->GetAllFiles();
-	for (auto &file : all) {
-		auto source = make_uniq<FileSource>(context, file.path);
-		auto meta = GetMetadata(*source);
-		auto held = all.size() <= kFilesHeldOpen ? std::make_shared<HeldSource>(std::move(source)) : nullptr;
-		result->files.push_back(ScanFile {file.path, std::move(meta), std::move(held)});
-	}
-	if (result->files.empty()) {
-		throw InvalidInputException("vortex_scan: no files to read");
-	}
-	auto &first = result->files[0];
-	result->fields = first.meta->fields;
-	for (auto &f : result->files) {
-		CheckSameSchema(result->fields, first.path, *f.meta, f.path);
-		result->total_rows += f.meta->total_rows;
-	}
-	for (auto &field : result->fields) {
-		result->types.push_back(ToLogicalType(field.type));
-		return_types.push_back(result->types.back());
-		names.push_back(field.name);
-	}
-	BindHivePartitions(context, hive_option, *result);
-	for (idx_t k = 0; k < result->hive.keys.size(); k++) {
-		return_types.push_back(result->hive.types[k]);
-		names.push_back(result->hive.keys[k]);
-	}
-	if (result->filename_column) {
-		return_types.push_back(LogicalType::VARCHAR);
-		names.push_back("filename");
-	}
-	return std::move(result);
-}
 
 // ---- global and local state -----------------------------------------------------------
 
@@ -202,6 +34,20 @@ struct WorkItem {
 	idx_t file;
 	idx_t zone;
 	idx_t batch; //! position among all zones of all files: the scan's order
+};
+
+//! A pushed filter on a file column, for the compute layer.
+struct ColumnFilter {
+	idx_t position; //! in column_ids
+	idx_t field;
+	const TableFilter *filter;
+	vtx::compute::Predicate predicate; //! as translated at init; dynamic ones are translated per zone
+	bool dynamic = false;
+};
+
+struct ResidualFilter {
+	idx_t position;
+	const TableFilter *filter;
 };
 
 struct ScanGlobalState : public GlobalTableFunctionState {
@@ -218,6 +64,18 @@ struct ScanGlobalState : public GlobalTableFunctionState {
 	//! scans of many files, whose threads open files one at a time and check the version.
 	std::vector<std::shared_ptr<FileSource>> sources;
 	idx_t max_threads = 1;
+
+	//! The table filters DuckDB pushed into the scan (a copy: dynamic ones share their value).
+	unique_ptr<TableFilterSet> filters;
+	//! Filters on file columns, evaluated by the compute layer per zone and per row.
+	std::vector<ColumnFilter> column_filters;
+	//! Filters evaluated by DuckDB on the emitted vectors (shapes the compute layer does not take).
+	std::vector<ResidualFilter> residual;
+	//! Per column position: whether its values leave the scan (else it is only filtered on).
+	std::vector<bool> projected;
+	std::atomic<idx_t> zones_read {0};     //! decoded
+	std::atomic<idx_t> zones_filtered {0}; //! decoded and filtered row by row (straddling)
+	std::atomic<idx_t> zones_skipped {0};  //! proven empty by statistics, partitions or file names
 
 	idx_t MaxThreads() const override {
 		return max_threads;
@@ -241,8 +99,15 @@ struct ScanLocalState : public LocalTableFunctionState {
 	idx_t rows = 0;
 	idx_t offset = 0;
 	idx_t first_row = 0;
-	std::vector<std::shared_ptr<vtx::DecodedColumn>> columns; //! per column id (null for virtual)
+	std::vector<std::shared_ptr<vtx::DecodedColumn>> columns; //! per column id (null for virtual or unneeded)
 	DataChunk scan_chunk; //! all scanned columns, when filter columns are projected out
+	bool filtered = false;        //! the current zone straddles its filters: `mask` selects rows
+	std::vector<uint8_t> mask;    //! per row of the zone
+	std::vector<uint8_t> scratch; //! per row of the zone
+	std::vector<vtx::compute::Predicate> predicates; //! per column filter, for the current zone
+	std::vector<vtx::compute::ZoneMatch> matches;    //! per column filter, for the current zone
+	SelectionVector sel {STANDARD_VECTOR_SIZE};
+	std::vector<unique_ptr<TableFilterState>> residual_states;
 };
 
 //! A file reopened by path must still be the version whose footer the scan planned with:
@@ -266,6 +131,32 @@ unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, Tabl
 	auto g = make_uniq<ScanGlobalState>();
 	g->column_ids = input.column_ids;
 	g->projection_ids = input.projection_ids;
+	g->projected.assign(g->column_ids.size(), g->projection_ids.empty());
+	for (auto p : g->projection_ids) {
+		g->projected[p] = true;
+	}
+	std::vector<std::pair<idx_t, const TableFilter *>> file_filters; //! column id, filter
+	if (input.filters) {
+		g->filters = input.filters->Copy();
+		for (auto &entry : g->filters->filters) {
+			const idx_t pos = entry.first;
+			const idx_t id = g->column_ids[pos];
+			const TableFilter &filter = *entry.second;
+			Value constant;
+			if (id < bind.fields.size()) {
+				ColumnFilter cf {pos, id, &filter, vtx::compute::Predicate(), false};
+				if (TranslateFilter(filter, bind.types[id], FilterUse::SCAN, cf.predicate, cf.dynamic)) {
+					g->column_filters.push_back(std::move(cf));
+					continue;
+				}
+			} else if (FileConstant(bind, id, 0, constant)) {
+				file_filters.emplace_back(id, &filter);
+				continue;
+			}
+			g->residual.push_back(ResidualFilter {pos, &filter});
+			g->projected[pos] = true;
+		}
+	}
 	idx_t batch = 0;
 	for (idx_t f = 0; f < bind.files.size(); f++) {
 		auto file = OpenPlannedFile(context, bind.files, f, bind.fields, bind.types);
@@ -273,23 +164,88 @@ unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, Tabl
 		g->metas.push_back(meta);
 		g->sources.push_back(bind.files.size() <= kFilesHeldOpen ? std::shared_ptr<FileSource>(std::move(file.source))
 		                                                         : nullptr);
-		for (idx_t z = 0; z < meta->zones.size(); z++, batch++) {
-			auto &zone = meta->zones[z];
-			bool excluded = zone.rows == 0;
-			for (auto &p : bind.predicates) {
-				if (excluded) {
-					break;
-				}
-				excluded = ZoneExcluded(p, zone.chunks[p.field].stats, bind.types[p.field]);
-			}
-			if (!excluded) {
-				g->work.push_back(WorkItem {f, z, batch});
+		bool file_matches = true;
+		for (auto &ff : file_filters) {
+			Value constant;
+			if (FileConstant(bind, ff.first, f, constant) && !ConstantMatches(context, *ff.second, constant)) {
+				file_matches = false;
+				break;
 			}
 		}
+		for (idx_t z = 0; z < meta->zones.size(); z++, batch++) {
+			auto &zone = meta->zones[z];
+			auto match = file_matches && zone.rows > 0 ? vtx::compute::ZoneMatch::ALL : vtx::compute::ZoneMatch::NONE;
+			for (auto &nf : bind.null_filters) {
+				auto &stats = zone.chunks[nf.first].stats;
+				if (nf.second ? stats.nulls == 0 : stats.nulls == stats.rows) {
+					match = vtx::compute::ZoneMatch::NONE;
+				}
+			}
+			for (auto &cf : g->column_filters) {
+				if (match == vtx::compute::ZoneMatch::NONE) {
+					break;
+				}
+				if (!cf.dynamic) {
+					match = vtx::compute::And(
+					    match, vtx::compute::ClassifyZone(cf.predicate, bind.fields[cf.field].type, zone.chunks[cf.field].stats));
+				}
+			}
+			if (match != vtx::compute::ZoneMatch::NONE) {
+				g->work.push_back(WorkItem {f, z, batch});
+			} else if (zone.rows > 0) {
+				g->zones_skipped++;
+			}
+		}
+	}
+	// Under a Top-N boundary, read the zones most likely to hold the top rows first: the
+	// boundary then tightens at once and the statistics of most other zones rule them out.
+	// (Only Top-N pushes dynamic comparisons; its result does not depend on the scan's order.)
+	for (auto &cf : g->column_filters) {
+		bool descending = false;
+		auto &type = bind.fields[cf.field].type;
+		if (!cf.dynamic || !DynamicDirection(*cf.filter, descending) || !type.Ordered() || type.IsFloat()) {
+			continue;
+		}
+		auto bound = [&](const WorkItem &w) -> const vtx::ZoneStats & {
+			return g->metas[w.file]->zones[w.zone].chunks[cf.field].stats;
+		};
+		std::stable_sort(g->work.begin(), g->work.end(), [&](const WorkItem &a, const WorkItem &b) {
+			auto &sa = bound(a), &sb = bound(b);
+			const bool ka = sa.has_minmax && sa.minmax_exact, kb = sb.has_minmax && sb.minmax_exact;
+			if (ka != kb) {
+				return ka; // zones with known bounds first
+			}
+			if (!ka) {
+				return false;
+			}
+			return descending ? vtx::compute::CompareValues(type, sa.max, sb.max) > 0
+			                  : vtx::compute::CompareValues(type, sa.min, sb.min) < 0;
+		});
+		break;
 	}
 	g->total_zones = batch;
 	g->max_threads = std::max<idx_t>(1, std::min<idx_t>(g->work.size(), TaskScheduler::GetScheduler(context).NumberOfThreads()));
 	return std::move(g);
+}
+
+//! The type of an output column: a field, a partition key, `filename`, or a virtual column.
+LogicalType ColumnType(const ScanBindData &bind, idx_t id) {
+	if (id < bind.fields.size()) {
+		return bind.types[id];
+	}
+	if (bind.IsHiveColumn(id)) {
+		return bind.hive.types[id - bind.fields.size()];
+	}
+	if ((bind.filename_column && id == bind.FilenameIndex()) || id == MultiFileReader::COLUMN_IDENTIFIER_FILENAME) {
+		return LogicalType::VARCHAR;
+	}
+	if (id == MultiFileReader::COLUMN_IDENTIFIER_FILE_INDEX) {
+		return LogicalType::UBIGINT;
+	}
+	if (id == COLUMN_IDENTIFIER_EMPTY) {
+		return LogicalType::BOOLEAN;
+	}
+	return LogicalType::BIGINT; // row id, file_row_number
 }
 
 unique_ptr<LocalTableFunctionState> ScanInitLocal(ExecutionContext &context, TableFunctionInitInput &input,
@@ -300,54 +256,114 @@ unique_ptr<LocalTableFunctionState> ScanInitLocal(ExecutionContext &context, Tab
 	if (!g.projection_ids.empty() && g.projection_ids.size() < g.column_ids.size()) {
 		vector<LogicalType> types;
 		for (auto id : g.column_ids) {
-			types.push_back(id < bind.fields.size()                                 ? bind.types[id]
-			                : bind.IsHiveColumn(id)                                  ? bind.hive.types[id - bind.fields.size()]
-			                : id == bind.FilenameIndex() && bind.filename_column ? LogicalType::VARCHAR
-			                                                                     : LogicalType::BIGINT);
+			types.push_back(ColumnType(bind, id));
 		}
 		l->scan_chunk.Initialize(Allocator::Get(context.client), types);
 	}
+	for (auto &r : g.residual) {
+		l->residual_states.push_back(TableFilterState::Initialize(context.client, *r.filter));
+	}
+	l->predicates.resize(g.column_filters.size());
+	l->matches.resize(g.column_filters.size());
 	return std::move(l);
 }
 
-bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState &g, ScanLocalState &l) {
-	auto idx = g.next.fetch_add(1);
-	if (idx >= g.work.size()) {
-		l.active = false;
-		return false;
-	}
-	l.item = g.work[idx];
-	auto &meta = *g.metas[l.item.file];
-	FileSource *source = g.sources[l.item.file].get();
-	if (!source) {
-		// One open file per thread at a time, however many files the scan covers.
-		if (!l.source || l.source_file != l.item.file) {
-			l.source = make_uniq<FileSource>(context, bind.files[l.item.file].path);
-			l.source_file = l.item.file;
-			CheckSameVersion(*l.source, meta);
+//! Classifies the zone under the filters as they stand now (dynamic ones change while the query runs).
+vtx::compute::ZoneMatch ClassifyZoneNow(const ScanBindData &bind, const ScanGlobalState &g, ScanLocalState &l,
+                                        const vtx::ZoneMeta &zone) {
+	auto match = vtx::compute::ZoneMatch::ALL;
+	for (idx_t k = 0; k < g.column_filters.size(); k++) {
+		auto &cf = g.column_filters[k];
+		auto &pred = l.predicates[k];
+		if (cf.dynamic) {
+			bool dynamic = false;
+			if (!TranslateFilter(*cf.filter, bind.types[cf.field], FilterUse::SCAN, pred, dynamic)) {
+				pred = vtx::compute::Predicate::True();
+			}
+		} else {
+			pred = cf.predicate;
 		}
-		source = l.source.get();
+		l.matches[k] = vtx::compute::ClassifyZone(pred, bind.fields[cf.field].type, zone.chunks[cf.field].stats);
+		match = vtx::compute::And(match, l.matches[k]);
+		if (match == vtx::compute::ZoneMatch::NONE) {
+			break;
+		}
 	}
-	auto &zone = meta.zones[l.item.zone];
-	l.rows = zone.rows;
-	l.first_row = zone.first_row;
-	l.offset = 0;
-	l.columns.assign(g.column_ids.size(), nullptr);
-	for (idx_t c = 0; c < g.column_ids.size(); c++) {
-		auto id = g.column_ids[c];
-		if (id >= bind.fields.size()) {
+	return match;
+}
+
+bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState &g, ScanLocalState &l) {
+	while (true) {
+		auto idx = g.next.fetch_add(1);
+		if (idx >= g.work.size()) {
+			l.active = false;
+			return false;
+		}
+		l.item = g.work[idx];
+		auto &meta = *g.metas[l.item.file];
+		auto &zone = meta.zones[l.item.zone];
+		const auto match = ClassifyZoneNow(bind, g, l, zone);
+		if (match == vtx::compute::ZoneMatch::NONE) {
+			g.zones_skipped++;
+			g.done++;
 			continue;
 		}
-		auto chunk = std::make_shared<vtx::DecodedColumn>();
-		try {
-			vtx::ReadChunk(*source, meta, l.item.zone, id, *chunk);
-		} catch (vtx::FormatError &e) {
-			ThrowFileError(bind.files[l.item.file].path, e);
+		const bool straddles = match == vtx::compute::ZoneMatch::SOME;
+		FileSource *source = g.sources[l.item.file].get();
+		if (!source) {
+			// One open file per thread at a time, however many files the scan covers.
+			if (!l.source || l.source_file != l.item.file) {
+				l.source = make_uniq<FileSource>(context, bind.files[l.item.file].path);
+				l.source_file = l.item.file;
+				CheckSameVersion(*l.source, meta);
+			}
+			source = l.source.get();
 		}
-		l.columns[c] = std::move(chunk);
+		l.rows = zone.rows;
+		l.first_row = zone.first_row;
+		l.offset = 0;
+		l.columns.assign(g.column_ids.size(), nullptr);
+		for (idx_t c = 0; c < g.column_ids.size(); c++) {
+			auto id = g.column_ids[c];
+			if (id >= bind.fields.size()) {
+				continue;
+			}
+			bool needed = g.projected[c];
+			for (idx_t k = 0; !needed && straddles && k < g.column_filters.size(); k++) {
+				needed = g.column_filters[k].position == c && l.matches[k] != vtx::compute::ZoneMatch::ALL;
+			}
+			if (!needed) {
+				continue; // only filtered on, and every row of the zone passes
+			}
+			auto chunk = std::make_shared<vtx::DecodedColumn>();
+			try {
+				vtx::ReadChunk(*source, meta, l.item.zone, id, *chunk);
+			} catch (vtx::FormatError &e) {
+				ThrowFileError(bind.files[l.item.file].path, e);
+			}
+			l.columns[c] = std::move(chunk);
+		}
+		g.zones_read++;
+		l.filtered = straddles;
+		if (straddles) {
+			g.zones_filtered++;
+			l.mask.assign(l.rows, 1);
+			l.scratch.resize(l.rows);
+			for (idx_t k = 0; k < g.column_filters.size(); k++) {
+				auto &cf = g.column_filters[k];
+				if (l.matches[k] == vtx::compute::ZoneMatch::ALL) {
+					continue;
+				}
+				vtx::compute::EvaluatePredicate(l.predicates[k], bind.fields[cf.field].type, *l.columns[cf.position],
+				                                l.scratch.data());
+				for (idx_t i = 0; i < l.rows; i++) {
+					l.mask[i] &= l.scratch[i];
+				}
+			}
+		}
+		l.active = true;
+		return true;
 	}
-	l.active = true;
-	return true;
 }
 
 void EmitColumn(const vtx::DecodedColumn &chunk, const std::shared_ptr<vtx::DecodedColumn> &owner, idx_t offset,
@@ -386,41 +402,81 @@ void ScanFunction(ClientContext &context, TableFunctionInput &data, DataChunk &o
 	auto &bind = data.bind_data->Cast<ScanBindData>();
 	auto &g = data.global_state->Cast<ScanGlobalState>();
 	auto &l = data.local_state->Cast<ScanLocalState>();
-	while (!l.active || l.offset >= l.rows) {
-		if (l.active) {
-			g.done++;
-		}
-		if (!NextZone(context, bind, g, l)) {
-			return;
-		}
-	}
-	const idx_t count = std::min<idx_t>(STANDARD_VECTOR_SIZE, l.rows - l.offset);
-	DataChunk &target = l.scan_chunk.ColumnCount() ? l.scan_chunk : output;
-	target.Reset();
-	for (idx_t c = 0; c < g.column_ids.size(); c++) {
-		auto id = g.column_ids[c];
-		auto &vec = target.data[c];
-		if (id < bind.fields.size()) {
-			EmitColumn(*l.columns[c], l.columns[c], l.offset, count, bind.fields[id].type.ByteWidth(), vec);
-		} else if (bind.IsHiveColumn(id)) {
-			vec.Reference(bind.hive.values[l.item.file][id - bind.fields.size()]);
-		} else if (bind.filename_column && id == bind.FilenameIndex()) {
-			vec.Reference(Value(bind.files[l.item.file].path));
-		} else if (id == COLUMN_IDENTIFIER_ROW_ID && vec.GetType() == LogicalType::BIGINT) {
-			auto rows = FlatVector::GetData<int64_t>(vec);
-			for (idx_t i = 0; i < count; i++) {
-				rows[i] = static_cast<int64_t>(l.first_row + l.offset + i);
+	while (true) {
+		while (!l.active || l.offset >= l.rows) {
+			if (l.active) {
+				g.done++;
 			}
-		} else {
-			vec.SetVectorType(VectorType::CONSTANT_VECTOR);
-			ConstantVector::SetNull(vec, true);
+			if (!NextZone(context, bind, g, l)) {
+				return;
+			}
 		}
+		const idx_t count = std::min<idx_t>(STANDARD_VECTOR_SIZE, l.rows - l.offset);
+		idx_t selected = count;
+		if (l.filtered) {
+			selected = 0;
+			const uint8_t *m = l.mask.data() + l.offset;
+			for (idx_t i = 0; i < count; i++) {
+				l.sel.set_index(selected, i);
+				selected += m[i];
+			}
+			if (selected == 0) {
+				l.offset += count;
+				continue;
+			}
+		}
+		DataChunk &target = l.scan_chunk.ColumnCount() ? l.scan_chunk : output;
+		target.Reset();
+		for (idx_t c = 0; c < g.column_ids.size(); c++) {
+			auto id = g.column_ids[c];
+			auto &vec = target.data[c];
+			if (id < bind.fields.size() && l.columns[c]) {
+				EmitColumn(*l.columns[c], l.columns[c], l.offset, count, bind.fields[id].type.ByteWidth(), vec);
+			} else if (bind.IsHiveColumn(id)) {
+				vec.Reference(bind.hive.values[l.item.file][id - bind.fields.size()]);
+			} else if ((bind.filename_column && id == bind.FilenameIndex()) ||
+			           (!bind.filename_column && id == MultiFileReader::COLUMN_IDENTIFIER_FILENAME)) {
+				vec.Reference(Value(bind.files[l.item.file].path));
+			} else if (id == MultiFileReader::COLUMN_IDENTIFIER_FILE_INDEX) {
+				vec.Reference(Value::UBIGINT(l.item.file));
+			} else if ((id == COLUMN_IDENTIFIER_ROW_ID || id == MultiFileReader::COLUMN_IDENTIFIER_FILE_ROW_NUMBER) &&
+			           vec.GetType() == LogicalType::BIGINT) {
+				auto rows = FlatVector::GetData<int64_t>(vec);
+				for (idx_t i = 0; i < count; i++) {
+					rows[i] = static_cast<int64_t>(l.first_row + l.offset + i);
+				}
+			} else {
+				vec.SetVectorType(VectorType::CONSTANT_VECTOR);
+				ConstantVector::SetNull(vec, true);
+			}
+		}
+		target.SetCardinality(count);
+		l.offset += count;
+		if (!g.residual.empty()) {
+			if (!l.filtered) {
+				for (idx_t i = 0; i < count; i++) {
+					l.sel.set_index(i, i);
+				}
+			}
+			for (idx_t r = 0; r < g.residual.size() && selected > 0; r++) {
+				auto &vec = target.data[g.residual[r].position];
+				UnifiedVectorFormat vdata;
+				vec.ToUnifiedFormat(count, vdata);
+				ColumnSegment::FilterSelection(l.sel, vec, vdata, *g.residual[r].filter, *l.residual_states[r], count,
+				                               selected);
+			}
+			if (selected == 0) {
+				continue;
+			}
+		}
+		if (selected < count) {
+			target.Slice(l.sel, selected);
+		}
+		if (&target != &output) {
+			output.ReferenceColumns(target, g.projection_ids);
+		}
+		return;
 	}
-	target.SetCardinality(count);
-	if (&target != &output) {
-		output.ReferenceColumns(target, g.projection_ids);
-	}
-	l.offset += count;
 }
 
 OperatorPartitionData ScanPartitionData(ClientContext &, TableFunctionGetPartitionInput &input) {
@@ -436,39 +492,18 @@ double ScanProgress(ClientContext &, const FunctionData *, const GlobalTableFunc
 	return 100.0 * static_cast<double>(std::min<idx_t>(g.done.load(), g.work.size())) / static_cast<double>(g.work.size());
 }
 
-unique_ptr<NodeStatistics> ScanCardinality(ClientContext &, const FunctionData *bind_data) {
-	auto &bind = bind_data->Cast<ScanBindData>();
-	return make_uniq<NodeStatistics>(bind.total_rows, bind.total_rows);
-}
-
-// Exact bounds over all files: lets DuckDB prove, e.g., that a sum cannot overflow.
-unique_ptr<BaseStatistics> ScanStatistics(ClientContext &, const FunctionData *bind_data, column_t column_index) {
-	auto &bind = bind_data->Cast<ScanBindData>();
-	if (column_index >= bind.fields.size()) {
-		return nullptr;
+//! As read_parquet: `filename` (unless the `filename := true` column is there), the row's
+//! number within its file, and the file's position in the list.
+virtual_column_map_t ScanVirtualColumns(ClientContext &, optional_ptr<FunctionData> bind_data) {
+	virtual_column_map_t result;
+	if (!bind_data || !bind_data->Cast<ScanBindData>().filename_column) {
+		result.insert(make_pair(MultiFileReader::COLUMN_IDENTIFIER_FILENAME, TableColumn("filename", LogicalType::VARCHAR)));
 	}
-	auto &type = bind.types[column_index];
-	auto env = PlannedEnvelope(bind.files, bind.fields[column_index], type, column_index);
-	if (!env.known) {
-		return nullptr;
-	}
-	auto stats = NumericStats::CreateEmpty(type);
-	NumericStats::SetMin(stats, RawToValue(type, env.min));
-	NumericStats::SetMax(stats, RawToValue(type, env.max));
-	if (env.has_null) {
-		stats.SetHasNull();
-	}
-	stats.SetHasNoNull();
-	return stats.ToUnique();
-}
-
-void ScanComplexFilter(ClientContext &, LogicalGet &get, FunctionData *bind_data,
-                       vector<unique_ptr<Expression>> &filters) {
-	auto &bind = bind_data->Cast<ScanBindData>();
-	bind.predicates.clear();
-	for (auto &f : filters) {
-		CollectZonePredicates(get, *f, bind);
-	}
+	result.insert(make_pair(MultiFileReader::COLUMN_IDENTIFIER_FILE_ROW_NUMBER,
+	                        TableColumn("file_row_number", LogicalType::BIGINT)));
+	result.insert(make_pair(MultiFileReader::COLUMN_IDENTIFIER_FILE_INDEX, TableColumn("file_index", LogicalType::UBIGINT)));
+	result.insert(make_pair(COLUMN_IDENTIFIER_EMPTY, TableColumn("", LogicalType::BOOLEAN)));
+	return result;
 }
 
 InsertionOrderPreservingMap<string> ScanToString(TableFunctionToStringInput &input) {
@@ -480,13 +515,6 @@ InsertionOrderPreservingMap<string> ScanToString(TableFunctionToStringInput &inp
 		zones += f.meta->zones.size();
 	}
 	result["Zones"] = std::to_string(zones);
-	if (!bind.predicates.empty()) {
-		string s;
-		for (auto &p : bind.predicates) {
-			s += (s.empty() ? "" : "\n") + p.ToString(bind.fields[p.field].name);
-		}
-		result["Zone Filters"] = s;
-	}
 	return result;
 }
 
@@ -494,7 +522,11 @@ InsertionOrderPreservingMap<string> ScanDynamicToString(TableFunctionDynamicToSt
 	InsertionOrderPreservingMap<string> result;
 	if (input.global_state) {
 		auto &g = input.global_state->Cast<ScanGlobalState>();
-		result["Zones Scanned"] = std::to_string(g.work.size()) + "/" + std::to_string(g.total_zones);
+		result["Zones Scanned"] = std::to_string(g.zones_read.load()) + "/" + std::to_string(g.total_zones);
+		if (g.filters && !g.filters->filters.empty()) {
+			result["Zones Skipped"] = std::to_string(g.zones_skipped.load());
+			result["Zones Filtered"] = std::to_string(g.zones_filtered.load());
+		}
 	}
 	return result;
 }
@@ -506,9 +538,12 @@ TableFunction GetVortexScanFunction() {
 	tf.named_parameters["filename"] = LogicalType::BOOLEAN;
 	tf.named_parameters["hive_partitioning"] = LogicalType::BOOLEAN;
 	tf.projection_pushdown = true;
-	tf.filter_pushdown = false;
+	tf.filter_pushdown = true;
 	tf.filter_prune = true;
 	tf.pushdown_complex_filter = ScanComplexFilter;
+	// No supports_pushdown_type: filters on types the compute layer does not take (INTERVAL,
+	// TIME WITH TIME ZONE, UUID) and on file_row_number are evaluated by DuckDB in the scan.
+	tf.get_virtual_columns = ScanVirtualColumns;
 	tf.cardinality = ScanCardinality;
 	tf.statistics = ScanStatistics;
 	tf.get_partition_data = ScanPartitionData;

@@ -1,0 +1,405 @@
+#include "predicate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+
+namespace vtx {
+namespace compute {
+
+namespace {
+
+//! The engine's order: for floats NaN above everything (NaN = NaN) and -0.0 = 0.0.
+template <class T>
+struct Less {
+	static bool Lt(const T &a, const T &b) {
+		return a < b;
+	}
+};
+template <>
+struct Less<float> {
+	static bool Lt(float a, float b) {
+		return std::isnan(b) ? !std::isnan(a) : a < b;
+	}
+};
+template <>
+struct Less<double> {
+	static bool Lt(double a, double b) {
+		return std::isnan(b) ? !std::isnan(a) : a < b;
+	}
+};
+template <>
+struct Less<StringRef> {
+	static bool Lt(const StringRef &a, const StringRef &b) {
+		auto n = std::min(a.len, b.len);
+		int c = n ? std::memcmp(a.ptr, b.ptr, n) : 0;
+		return c != 0 ? c < 0 : a.len < b.len;
+	}
+};
+
+template <class T>
+T Load(const std::string &raw) {
+	T v;
+	std::memset(&v, 0, sizeof(T));
+	std::memcpy(&v, raw.data(), std::min(raw.size(), sizeof(T)));
+	return v;
+}
+template <>
+StringRef Load<StringRef>(const std::string &raw) {
+	return StringRef {raw.data(), static_cast<uint32_t>(raw.size())};
+}
+
+template <class T>
+bool Eq(const T &a, const T &b) {
+	return !Less<T>::Lt(a, b) && !Less<T>::Lt(b, a);
+}
+
+template <class T>
+bool Apply(CompareOp op, const T &a, const T &c) {
+	switch (op) {
+	case CompareOp::EQ: return Eq(a, c);
+	case CompareOp::NE: return !Eq(a, c);
+	case CompareOp::LT: return Less<T>::Lt(a, c);
+	case CompareOp::LE: return !Less<T>::Lt(c, a);
+	case CompareOp::GT: return Less<T>::Lt(c, a);
+	case CompareOp::GE: return !Less<T>::Lt(a, c);
+	}
+	return false;
+}
+
+// ---- zone classification -------------------------------------------------------------
+
+ZoneMatch AllUnlessNulls(const ZoneStats &s) {
+	return s.nulls == 0 ? ZoneMatch::ALL : ZoneMatch::SOME;
+}
+
+//! Bounds [lo, hi] of the non-NULL values in the engine's order, if known.
+template <class T>
+bool Bounds(const ColumnType &type, const ZoneStats &s, T &lo, T &hi) {
+	if (type.IsFloat()) {
+		const T nan = std::numeric_limits<T>::quiet_NaN();
+		if (!s.has_minmax) {
+			if (s.nans != s.NonNull()) {
+				return false;
+			}
+			lo = hi = nan; // nothing but NaN
+			return true;
+		}
+		lo = Load<T>(s.min);
+		hi = s.nans > 0 ? nan : Load<T>(s.max);
+		return true;
+	}
+	if (!s.has_minmax || !s.minmax_exact) {
+		return false;
+	}
+	lo = Load<T>(s.min);
+	hi = Load<T>(s.max);
+	return true;
+}
+
+template <class T>
+ZoneMatch ClassifyCompare(CompareOp op, const T &c, const T &lo, const T &hi, const ZoneStats &s) {
+	auto lt = Less<T>::Lt;
+	switch (op) {
+	case CompareOp::EQ:
+		if (lt(c, lo) || lt(hi, c)) {
+			return ZoneMatch::NONE;
+		}
+		return Eq(lo, c) && Eq(hi, c) ? AllUnlessNulls(s) : ZoneMatch::SOME;
+	case CompareOp::NE:
+		if (Eq(lo, c) && Eq(hi, c)) {
+			return ZoneMatch::NONE;
+		}
+		return lt(c, lo) || lt(hi, c) ? AllUnlessNulls(s) : ZoneMatch::SOME;
+	case CompareOp::LT:
+		if (!lt(lo, c)) {
+			return ZoneMatch::NONE;
+		}
+		return lt(hi, c) ? AllUnlessNulls(s) : ZoneMatch::SOME;
+	case CompareOp::LE:
+		if (lt(c, lo)) {
+			return ZoneMatch::NONE;
+		}
+		return !lt(c, hi) ? AllUnlessNulls(s) : ZoneMatch::SOME;
+	case CompareOp::GT:
+		if (!lt(c, hi)) {
+			return ZoneMatch::NONE;
+		}
+		return lt(c, lo) ? AllUnlessNulls(s) : ZoneMatch::SOME;
+	case CompareOp::GE:
+		if (lt(hi, c)) {
+			return ZoneMatch::NONE;
+		}
+		return !lt(lo, c) ? AllUnlessNulls(s) : ZoneMatch::SOME;
+	}
+	return ZoneMatch::SOME;
+}
+
+template <class T>
+ZoneMatch Classify(const Predicate &p, const ColumnType &type, const ZoneStats &s) {
+	switch (p.kind) {
+	case Predicate::Kind::ALWAYS_TRUE:
+		return ZoneMatch::ALL;
+	case Predicate::Kind::IS_NULL:
+		return s.nulls == 0 ? ZoneMatch::NONE : s.nulls == s.rows ? ZoneMatch::ALL : ZoneMatch::SOME;
+	case Predicate::Kind::IS_NOT_NULL:
+		return s.nulls == s.rows ? ZoneMatch::NONE : s.nulls == 0 ? ZoneMatch::ALL : ZoneMatch::SOME;
+	case Predicate::Kind::COMPARE:
+	case Predicate::Kind::IN: {
+		if (s.NonNull() == 0) {
+			return ZoneMatch::NONE; // NULL never matches
+		}
+		T lo, hi;
+		if (!Bounds<T>(type, s, lo, hi)) {
+			return ZoneMatch::SOME;
+		}
+		if (p.kind == Predicate::Kind::COMPARE) {
+			return ClassifyCompare<T>(p.op, Load<T>(p.value), lo, hi, s);
+		}
+		ZoneMatch r = ZoneMatch::NONE;
+		for (auto &v : p.values) {
+			auto m = ClassifyCompare<T>(CompareOp::EQ, Load<T>(v), lo, hi, s);
+			if (m == ZoneMatch::ALL) {
+				return m;
+			}
+			if (m == ZoneMatch::SOME) {
+				r = m;
+			}
+		}
+		return r;
+	}
+	case Predicate::Kind::AND: {
+		ZoneMatch r = ZoneMatch::ALL;
+		for (auto &c : p.children) {
+			r = And(r, Classify<T>(c, type, s));
+			if (r == ZoneMatch::NONE) {
+				break;
+			}
+		}
+		return r;
+	}
+	case Predicate::Kind::OR: {
+		ZoneMatch r = ZoneMatch::NONE;
+		for (auto &c : p.children) {
+			auto m = Classify<T>(c, type, s);
+			if (m == ZoneMatch::ALL) {
+				return m;
+			}
+			if (m == ZoneMatch::SOME) {
+				r = m;
+			}
+		}
+		return r;
+	}
+	}
+	return ZoneMatch::SOME;
+}
+
+// ---- row evaluation ------------------------------------------------------------------
+
+template <class T>
+const T *Values(const DecodedColumn &chunk);
+template <class T>
+const T *Values(const DecodedColumn &chunk) {
+	return reinterpret_cast<const T *>(chunk.fixed.data());
+}
+
+template <class T, CompareOp OP>
+void CompareLoop(const T *data, uint64_t n, const T c, uint8_t *out) {
+	for (uint64_t i = 0; i < n; i++) {
+		T v;
+		std::memcpy(&v, data + i, sizeof(T));
+		out[i] = Apply<T>(OP, v, c);
+	}
+}
+
+template <class T>
+void CompareRows(CompareOp op, const T *data, uint64_t n, const T c, uint8_t *out) {
+	switch (op) {
+	case CompareOp::EQ: return CompareLoop<T, CompareOp::EQ>(data, n, c, out);
+	case CompareOp::NE: return CompareLoop<T, CompareOp::NE>(data, n, c, out);
+	case CompareOp::LT: return CompareLoop<T, CompareOp::LT>(data, n, c, out);
+	case CompareOp::LE: return CompareLoop<T, CompareOp::LE>(data, n, c, out);
+	case CompareOp::GT: return CompareLoop<T, CompareOp::GT>(data, n, c, out);
+	case CompareOp::GE: return CompareLoop<T, CompareOp::GE>(data, n, c, out);
+	}
+}
+
+template <>
+void CompareRows<StringRef>(CompareOp op, const StringRef *data, uint64_t n, const StringRef c, uint8_t *out) {
+	for (uint64_t i = 0; i < n; i++) {
+		out[i] = Apply<StringRef>(op, data[i], c);
+	}
+}
+
+template <class T>
+void Evaluate(const Predicate &p, const ColumnType &type, const DecodedColumn &chunk, uint8_t *out) {
+	const uint64_t n = chunk.count;
+	switch (p.kind) {
+	case Predicate::Kind::ALWAYS_TRUE:
+		std::memset(out, 1, n);
+		return;
+	case Predicate::Kind::IS_NULL:
+	case Predicate::Kind::IS_NOT_NULL: {
+		const bool want_valid = p.kind == Predicate::Kind::IS_NOT_NULL;
+		if (chunk.all_null || chunk.all_valid) {
+			std::memset(out, chunk.all_null ? !want_valid : want_valid, n);
+			return;
+		}
+		for (uint64_t i = 0; i < n; i++) {
+			out[i] = chunk.IsValid(i) == want_valid;
+		}
+		return;
+	}
+	case Predicate::Kind::COMPARE:
+	case Predicate::Kind::IN: {
+		if (chunk.all_null) {
+			std::memset(out, 0, n);
+			return;
+		}
+		const T *data = type.IsString() ? reinterpret_cast<const T *>(chunk.strings.data()) : Values<T>(chunk);
+		if (p.kind == Predicate::Kind::COMPARE) {
+			CompareRows<T>(p.op, data, n, Load<T>(p.value), out);
+		} else {
+			std::vector<T> set;
+			for (auto &v : p.values) {
+				set.push_back(Load<T>(v));
+			}
+			for (uint64_t i = 0; i < n; i++) {
+				T v;
+				std::memcpy(&v, data + i, sizeof(T));
+				bool hit = false;
+				for (auto &c : set) {
+					hit = hit || Eq(v, c);
+				}
+				out[i] = hit;
+			}
+		}
+		if (!chunk.all_valid) {
+			for (uint64_t i = 0; i < n; i++) {
+				out[i] &= chunk.IsValid(i);
+			}
+		}
+		return;
+	}
+	case Predicate::Kind::AND:
+	case Predicate::Kind::OR: {
+		const bool is_and = p.kind == Predicate::Kind::AND;
+		std::memset(out, is_and ? 1 : 0, n);
+		std::vector<uint8_t> tmp(n);
+		for (auto &c : p.children) {
+			Evaluate<T>(c, type, chunk, tmp.data());
+			if (is_and) {
+				for (uint64_t i = 0; i < n; i++) {
+					out[i] &= tmp[i];
+				}
+			} else {
+				for (uint64_t i = 0; i < n; i++) {
+					out[i] |= tmp[i];
+				}
+			}
+		}
+		return;
+	}
+	}
+}
+
+template <template <class> class F, class... ARGS>
+auto Dispatch(const ColumnType &type, ARGS &&...args) -> decltype(F<int8_t>::Run(args...)) {
+	auto w = type.ByteWidth();
+	switch (type.Kind()) {
+	case PhysicalKind::SIGNED:
+		switch (w) {
+		case 1: return F<int8_t>::Run(args...);
+		case 2: return F<int16_t>::Run(args...);
+		case 4: return F<int32_t>::Run(args...);
+		case 8: return F<int64_t>::Run(args...);
+		default: return F<int128>::Run(args...);
+		}
+	case PhysicalKind::UNSIGNED:
+		switch (w) {
+		case 1: return F<uint8_t>::Run(args...);
+		case 2: return F<uint16_t>::Run(args...);
+		case 4: return F<uint32_t>::Run(args...);
+		case 8: return F<uint64_t>::Run(args...);
+		default: return F<uint128>::Run(args...);
+		}
+	case PhysicalKind::FLOAT:
+		return w == 4 ? F<float>::Run(args...) : F<double>::Run(args...);
+	case PhysicalKind::STRING:
+		return F<StringRef>::Run(args...);
+	case PhysicalKind::OPAQUE:
+		break;
+	}
+	throw std::logic_error("vortex: predicate on a column without an order");
+}
+
+template <class T>
+struct ClassifyOp {
+	static ZoneMatch Run(const Predicate &p, const ColumnType &type, const ZoneStats &s) {
+		return Classify<T>(p, type, s);
+	}
+};
+template <class T>
+struct EvaluateOp {
+	static void Run(const Predicate &p, const ColumnType &type, const DecodedColumn &chunk, uint8_t *out) {
+		Evaluate<T>(p, type, chunk, out);
+	}
+};
+
+const char *OpName(CompareOp op) {
+	switch (op) {
+	case CompareOp::EQ: return "=";
+	case CompareOp::NE: return "!=";
+	case CompareOp::LT: return "<";
+	case CompareOp::LE: return "<=";
+	case CompareOp::GT: return ">";
+	case CompareOp::GE: return ">=";
+	}
+	return "?";
+}
+
+} // namespace
+
+bool operator==(const Predicate &a, const Predicate &b) {
+	return a.kind == b.kind && a.op == b.op && a.value == b.value && a.values == b.values && a.children == b.children;
+}
+
+bool PredicateSupported(const ColumnType &type) {
+	return type.Kind() != PhysicalKind::OPAQUE && type.id != TypeId::UUID;
+}
+
+ZoneMatch ClassifyZone(const Predicate &p, const ColumnType &type, const ZoneStats &stats) {
+	if (p.IsTrue()) {
+		return ZoneMatch::ALL;
+	}
+	return Dispatch<ClassifyOp>(type, p, type, stats);
+}
+
+void EvaluatePredicate(const Predicate &p, const ColumnType &type, const DecodedColumn &chunk, uint8_t *out) {
+	Dispatch<EvaluateOp>(type, p, type, chunk, out);
+}
+
+std::string Predicate::ToString() const {
+	switch (kind) {
+	case Kind::ALWAYS_TRUE: return "true";
+	case Kind::IS_NULL: return "IS NULL";
+	case Kind::IS_NOT_NULL: return "IS NOT NULL";
+	case Kind::COMPARE: return OpName(op);
+	case Kind::IN: return "IN (" + std::to_string(values.size()) + ")";
+	case Kind::AND:
+	case Kind::OR: {
+		std::string s;
+		for (auto &c : children) {
+			s += (s.empty() ? "" : kind == Kind::AND ? " AND " : " OR ") + c.ToString();
+		}
+		return "(" + s + ")";
+	}
+	}
+	return "?";
+}
+
+} // namespace compute
+} // namespace vtx

@@ -1,0 +1,185 @@
+#include "scan_bind.hpp"
+
+#include "file_io.hpp"
+#include "metadata_cache.hpp"
+#include "plan_guard.hpp"
+#include "type_mapping.hpp"
+#include "duckdb/common/hive_partitioning.hpp"
+#include "duckdb/common/multi_file/multi_file_reader.hpp"
+
+namespace vortex {
+
+using namespace duckdb;
+
+// ---- bind data ----------------------------------------------------------------------
+
+unique_ptr<FunctionData> ScanBindData::Copy() const {
+	auto r = make_uniq<ScanBindData>();
+	r->files = files;
+	r->fields = fields;
+	r->types = types;
+	r->filename_column = filename_column;
+	r->hive = hive;
+	r->total_rows = total_rows;
+	r->null_filters = null_filters;
+	return std::move(r);
+}
+
+bool ScanBindData::Equals(const FunctionData &other_p) const {
+	auto &o = other_p.Cast<ScanBindData>();
+	if (files.size() != o.files.size() || filename_column != o.filename_column || types != o.types ||
+	    hive.keys != o.hive.keys || hive.types != o.hive.types || hive.values != o.hive.values || null_filters != o.null_filters) {
+		return false;
+	}
+	for (size_t i = 0; i < fields.size(); i++) {
+		if (fields[i].name != o.fields[i].name || fields[i].type != o.fields[i].type) {
+			return false;
+		}
+	}
+	for (size_t i = 0; i < files.size(); i++) {
+		if (files[i].path != o.files[i].path || !SameFileVersion(*files[i].meta, *o.files[i].meta)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+namespace {
+
+std::string DescribeSchema(const std::vector<vtx::Field> &fields) {
+	std::string s;
+	for (auto &f : fields) {
+		s += (s.empty() ? "" : ", ") + f.name + " " + f.type.ToString();
+	}
+	return s;
+}
+
+void CheckSameSchema(const std::vector<vtx::Field> &expected, const std::string &expected_file,
+                     const vtx::FileMetadata &meta, const std::string &path) {
+	bool same = expected.size() == meta.fields.size();
+	for (size_t i = 0; same && i < expected.size(); i++) {
+		same = expected[i].name == meta.fields[i].name && expected[i].type == meta.fields[i].type;
+	}
+	if (!same) {
+		throw InvalidInputException("vortex: file \"%s\" has schema (%s), which differs from (%s) of \"%s\"", path,
+		                            DescribeSchema(meta.fields), DescribeSchema(expected), expected_file);
+	}
+}
+
+//! The narrowest of BIGINT, DATE, TIMESTAMP that holds every value of a partition key, else VARCHAR.
+LogicalType HiveType(ClientContext &context, const std::string &key, const std::vector<std::string> &values) {
+	for (auto &candidate : {LogicalType::BIGINT, LogicalType::DATE, LogicalType::TIMESTAMP}) {
+		bool fits = true;
+		for (auto &v : values) {
+			if (StringUtil::CIEquals(v, "NULL") || v.empty()) {
+				continue;
+			}
+			Value out;
+			string error;
+			if (!Value(HivePartitioning::Unescape(v)).TryCastAs(context, candidate, out, &error, true)) {
+				fits = false;
+				break;
+			}
+		}
+		if (fits) {
+			return candidate;
+		}
+	}
+	return LogicalType::VARCHAR;
+}
+
+//! Hive partitions when asked for, or by default when every path has the same `key=value` keys.
+void BindHivePartitions(ClientContext &context, optional_ptr<const Value> option, ScanBindData &bind) {
+	if (option && !BooleanValue::Get(option->DefaultCastAs(LogicalType::BOOLEAN))) {
+		return;
+	}
+	std::vector<std::map<string, string>> parsed;
+	for (auto &f : bind.files) {
+		parsed.push_back(HivePartitioning::Parse(f.path));
+	}
+	bool consistent = !parsed.empty() && !parsed[0].empty();
+	for (auto &p : parsed) {
+		consistent = consistent && p.size() == parsed[0].size();
+		for (auto &kv : parsed[0]) {
+			consistent = consistent && p.count(kv.first);
+		}
+	}
+	if (!consistent) {
+		if (option) {
+			throw InvalidInputException("vortex_scan: hive_partitioning needs every path to have the same key=value "
+			                            "directories (first file: \"%s\")", bind.files[0].path);
+		}
+		return;
+	}
+	for (auto &kv : parsed[0]) {
+		for (auto &field : bind.fields) {
+			if (StringUtil::CIEquals(field.name, kv.first)) {
+				throw InvalidInputException("vortex_scan: hive partition \"%s\" has the name of a column of \"%s\"",
+				                            kv.first, bind.files[0].path);
+			}
+		}
+		std::vector<std::string> values;
+		for (auto &p : parsed) {
+			values.push_back(p[kv.first]);
+		}
+		bind.hive.keys.push_back(kv.first);
+		bind.hive.types.push_back(HiveType(context, kv.first, values));
+	}
+	for (auto &p : parsed) {
+		vector<Value> row;
+		for (idx_t k = 0; k < bind.hive.keys.size(); k++) {
+			row.push_back(HivePartitioning::GetValue(context, bind.hive.keys[k], p[bind.hive.keys[k]], bind.hive.types[k]));
+		}
+		bind.hive.values.push_back(std::move(row));
+	}
+}
+
+} // namespace
+
+unique_ptr<FunctionData> ScanBind(ClientContext &context, TableFunctionBindInput &input,
+                                  vector<LogicalType> &return_types, vector<string> &names) {
+	auto result = make_uniq<ScanBindData>();
+	optional_ptr<const Value> hive_option;
+	for (auto &kv : input.named_parameters) {
+		if (kv.first == "filename") {
+			result->filename_column = BooleanValue::Get(kv.second.DefaultCastAs(LogicalType::BOOLEAN));
+		} else if (kv.first == "hive_partitioning") {
+			hive_option = &kv.second;
+		}
+	}
+	auto reader = MultiFileReader::CreateDefault("vortex_scan");
+	auto list = reader->CreateFileList(context, input.inputs[0]);
+	auto all = list->GetAllFiles();
+	for (auto &file : all) {
+		auto source = make_uniq<FileSource>(context, file.path);
+		auto meta = GetMetadata(*source);
+		auto held = all.size() <= kFilesHeldOpen ? std::make_shared<HeldSource>(std::move(source)) : nullptr;
+		result->files.push_back(ScanFile {file.path, std::move(meta), std::move(held)});
+	}
+	if (result->files.empty()) {
+		throw InvalidInputException("vortex_scan: no files to read");
+	}
+	auto &first = result->files[0];
+	result->fields = first.meta->fields;
+	for (auto &f : result->files) {
+		CheckSameSchema(result->fields, first.path, *f.meta, f.path);
+		result->total_rows += f.meta->total_rows;
+	}
+	for (auto &field : result->fields) {
+		result->types.push_back(ToLogicalType(field.type));
+		return_types.push_back(result->types.back());
+		names.push_back(field.name);
+	}
+	BindHivePartitions(context, hive_option, *result);
+	for (idx_t k = 0; k < result->hive.keys.size(); k++) {
+		return_types.push_back(result->hive.types[k]);
+		names.push_back(result->hive.keys[k]);
+	}
+	if (result->filename_column) {
+		return_types.push_back(LogicalType::VARCHAR);
+		names.push_back("filename");
+	}
+	return std::move(result);
+}
+
+} // namespace vortex

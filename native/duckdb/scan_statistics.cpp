@@ -1,0 +1,36 @@
+#include "scan_statistics.hpp"
+
+#include "plan_guard.hpp"
+#include "type_mapping.hpp"
+
+namespace vortex {
+
+using namespace duckdb;
+
+unique_ptr<NodeStatistics> ScanCardinality(ClientContext &, const FunctionData *bind_data) {
+	auto &bind = bind_data->Cast<ScanBindData>();
+	return make_uniq<NodeStatistics>(bind.total_rows, bind.total_rows);
+}
+
+// Exact bounds over all files: lets DuckDB prove, e.g., that a sum cannot overflow.
+unique_ptr<BaseStatistics> ScanStatistics(ClientContext &, const FunctionData *bind_data, column_t column_index) {
+	auto &bind = bind_data->Cast<ScanBindData>();
+	if (column_index >= bind.fields.size()) {
+		return nullptr;
+	}
+	auto &type = bind.types[column_index];
+	auto env = PlannedEnvelope(bind.files, bind.fields[column_index], type, column_index);
+	if (!env.known) {
+		return nullptr;
+	}
+	auto stats = NumericStats::CreateEmpty(type);
+	NumericStats::SetMin(stats, RawToValue(type, env.min));
+	NumericStats::SetMax(stats, RawToValue(type, env.max));
+	if (env.has_null) {
+		stats.SetHasNull();
+	}
+	stats.SetHasNoNull();
+	return stats.ToUnique();
+}
+
+} // namespace vortex

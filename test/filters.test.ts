@@ -1,0 +1,209 @@
+import { mkdirSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { explain, isPushed, openDb, rows, show, sqlString, tempDir } from './helpers';
+
+// Table filters inside vortex_scan, and aggregates answered under them.
+describe('filters pushed into vortex_scan', () => {
+  const dir = tempDir();
+  let conn: DuckDBConnection;
+  let vtx: string;
+
+  beforeAll(async () => {
+    ({ conn } = await openDb());
+    // 10 zones of 1,000 rows: x sorted, u unsorted, s sorted strings, iv an INTERVAL (no order).
+    await conn.run(`CREATE TABLE t AS SELECT i AS x, hash(i) % 1000 AS u, lpad((i // 100)::VARCHAR, 3, '0') AS s,
+      CASE WHEN i % 10 = 0 THEN NULL ELSE (i % 50)::DOUBLE END AS d, to_days((i % 40)::INTEGER) AS iv
+      FROM range(10000) r(i)`);
+    const file = `${dir}/t.vtx`;
+    await conn.run(`COPY (SELECT * FROM t ORDER BY x) TO ${sqlString(file)} (FORMAT vortex, ROW_GROUP_SIZE 1000)`);
+    vtx = `vortex_scan(${sqlString(file)})`;
+  });
+
+  async function same(sqlOf: (from: string) => string, pushed: boolean) {
+    const q = sqlOf(vtx);
+    expect(await isPushed(conn, q), q).toBe(pushed);
+    const a = (await rows(conn, q)).map((r) => r.map(show).join('|')).sort();
+    const b = (await rows(conn, sqlOf('t'))).map((r) => r.map(show).join('|')).sort();
+    expect(a).toEqual(b);
+  }
+
+  async function analyze(sql: string): Promise<string> {
+    // Box-drawing borders and line breaks out, so that "Key: value" reads on one line.
+    return (await rows(conn, `EXPLAIN ANALYZE ${sql}`)).map((r) => String(r[1])).join('\n').replace(/[│\s]+/g, ' ');
+  }
+
+  it('pushes aggregates under conjunctions of pushed filters and shows both in EXPLAIN', async () => {
+    const q = `SELECT count(*), sum(x), min(s) FROM ${vtx} WHERE x >= 2500 AND s < '080' AND d > 3`;
+    const plan = await explain(conn, q);
+    expect(plan).toContain('Pushed Aggregates');
+    expect(plan).toMatch(/Filters:/);
+    expect(plan).toMatch(/x>=2500/);
+    await same((f) => `SELECT count(*), sum(x), min(s) FROM ${f} WHERE x >= 2500 AND s < '080' AND d > 3`, true);
+    await same((f) => `SELECT count(*), avg(u), max(s) FROM ${f} WHERE u BETWEEN 100 AND 300`, true);
+    await same((f) => `SELECT count(d), sum(d) FROM ${f} WHERE d = 7 AND x < 5000`, true);
+  });
+
+  it('reports zones answered from statistics, skipped and decoded', async () => {
+    // Zones of 1,024 rows: zone 2 straddles, zones 3-6 match entirely, the other five not at all.
+    const plan = await analyze(`SELECT count(*), sum(x) FROM ${vtx} WHERE x >= 2500 AND x < 7168`);
+    expect(plan).toMatch(/Zones From Statistics: 4/);
+    expect(plan).toMatch(/Zones Skipped: 5/);
+    expect(plan).toMatch(/Zones Decoded: 1/);
+    const scan = await analyze(`SELECT x, s FROM ${vtx} WHERE x >= 2500 AND x < 7168`);
+    expect(scan).toMatch(/Zones Scanned: 5\/10/);
+    expect(scan).toMatch(/Zones Filtered: 1/);
+  });
+
+  it('does not push what is not exactly a table filter, and stays correct', async () => {
+    // DuckDB itself rewrites x + 1 > 5000 into x > 4999, a table filter: pushed, and right.
+    await same((f) => `SELECT count(*), sum(x) FROM ${f} WHERE x + 1 > 5000`, true);
+    await same((f) => `SELECT count(*), sum(x) FROM ${f} WHERE x % 7 = 3`, false);
+    await same((f) => `SELECT count(*), sum(x) FROM ${f} WHERE abs(x - 5000) < 100`, false);
+    await same((f) => `SELECT count(*), sum(x) FROM ${f} WHERE lower(s) = '042'`, false);
+    await same((f) => `SELECT count(*), sum(x) FROM ${f} WHERE x < 100 OR u < 10`, false);
+    // DuckDB keeps IS [NOT] NULL above the scan as a FILTER; the pushed aggregate applies it itself.
+    await same((f) => `SELECT count(*), sum(x) FROM ${f} WHERE d IS NULL AND x > 100`, true);
+    await same((f) => `SELECT count(*), sum(d), min(s) FROM ${f} WHERE d IS NOT NULL`, true);
+    // IN lists and ORs on one column are handed to the scan only as optional filters.
+    await same((f) => `SELECT count(*), sum(x) FROM ${f} WHERE u IN (1, 5, 900)`, false);
+    await same((f) => `SELECT count(*), sum(x) FROM ${f} WHERE x < 100 OR x > 9900`, false);
+    // INTERVAL has no order the scan evaluates: DuckDB keeps that filter above the scan.
+    await same((f) => `SELECT count(*), sum(x) FROM ${f} WHERE iv = INTERVAL 3 DAY`, false);
+    await same((f) => `SELECT x, iv FROM ${f} WHERE iv > INTERVAL 30 DAY AND x < 3000`, false);
+  });
+
+  it('filters rows exactly in plain scans', async () => {
+    await same((f) => `SELECT * FROM ${f} WHERE x >= 2500 AND x < 2600`, false);
+    await same((f) => `SELECT x, d FROM ${f} WHERE d IS NULL AND u > 500`, false);
+    await same((f) => `SELECT s FROM ${f} WHERE u IN (1, 5, 900)`, false);
+    await same((f) => `SELECT x FROM ${f} WHERE x < 100 OR x > 9900`, false);
+    await same((f) => `SELECT count(*) FROM (SELECT x FROM ${f} WHERE d > 45 AND x % 2 = 0)`, false);
+  });
+
+  it('Top-N uses the dynamic filter to skip zones and returns the right rows', async () => {
+    await same((f) => `SELECT * FROM ${f} ORDER BY x DESC LIMIT 10`, false);
+    await same((f) => `SELECT x, u FROM ${f} ORDER BY u DESC, x LIMIT 7`, false);
+    await same((f) => `SELECT x FROM ${f} ORDER BY x LIMIT 3`, false);
+    const plan = await analyze(`SELECT * FROM ${vtx} ORDER BY x DESC LIMIT 10`);
+    const m = /Zones Scanned: (\d+)\/10/.exec(plan);
+    expect(m, plan).not.toBeNull();
+    expect(Number(m![1])).toBeLessThan(10);
+  });
+
+  it('Top-N over NULLs, strings, ties and several files stays right', async () => {
+    const files: string[] = [];
+    for (let f = 0; f < 3; f++) {
+      const file = sqlString(`${dir}/top${f}.vtx`);
+      await conn.run(`COPY (SELECT x, CASE WHEN x % 3 = 0 THEN NULL ELSE u END AS u, s || repeat('z', (x % 90)::INTEGER) AS s
+        FROM t WHERE x % 3 = ${f} ORDER BY u) TO ${file} (FORMAT vortex, ROW_GROUP_SIZE 300)`);
+      files.push(file);
+    }
+    const many = `vortex_scan([${files.join(', ')}])`;
+    const src = `(SELECT x, CASE WHEN x % 3 = 0 THEN NULL ELSE u END AS u, s || repeat('z', (x % 90)::INTEGER) AS s FROM t)`;
+    for (const q of [
+      (f: string) => `SELECT x, u FROM ${f} ORDER BY u DESC NULLS LAST, x LIMIT 12`,
+      (f: string) => `SELECT x, u FROM ${f} ORDER BY u ASC NULLS LAST, x DESC LIMIT 5`,
+      (f: string) => `SELECT x, u FROM ${f} ORDER BY u NULLS FIRST, x LIMIT 5`,
+      (f: string) => `SELECT s, x FROM ${f} ORDER BY s DESC, x LIMIT 9`,
+      (f: string) => `SELECT s FROM ${f} ORDER BY s LIMIT 4`,
+      (f: string) => `SELECT x FROM ${f} WHERE u > 500 ORDER BY x DESC LIMIT 6`,
+    ]) {
+      const a = (await rows(conn, q(many))).map((r) => r.map(show).join('|'));
+      const b = (await rows(conn, q(src))).map((r) => r.map(show).join('|'));
+      expect(a).toEqual(b);
+    }
+  });
+
+  it('join filters reach the scan and keep answers right', async () => {
+    await same((f) => `SELECT a.x, a.s FROM ${f} a JOIN (SELECT 4242 AS k UNION ALL SELECT 17) b ON a.x = b.k`, false);
+    await same((f) => `SELECT a.x, b.x FROM ${f} a JOIN (SELECT x FROM range(100, 9000, 37) r(x)) b ON a.u = b.x`, false);
+    await same((f) => `SELECT count(*) FROM ${f} a JOIN (SELECT '042' AS s UNION ALL SELECT '077') b ON a.s = b.s`, false);
+  });
+
+  it('prepared statements re-bind their parameters per execution', async () => {
+    const stmt = await conn.prepare(`SELECT count(*), sum(x) FROM ${vtx} WHERE x >= $1 AND s = $2`);
+    for (const [v, s] of [[0, '005'], [550, '005'], [9999, '099'], [100000, '000']] as const) {
+      stmt.bindBigInt(1, BigInt(v));
+      stmt.bindVarchar(2, s);
+      const got = (await stmt.runAndReadAll()).getRowsJS()[0].map(show);
+      const want = (await rows(conn, `SELECT count(*), sum(x) FROM t WHERE x >= ${v} AND s = '${s}'`))[0].map(show);
+      expect(got).toEqual(want);
+    }
+  });
+});
+
+describe('partition filters prune whole files', () => {
+  const dir = tempDir();
+  let conn: DuckDBConnection;
+  let glob: string;
+
+  beforeAll(async () => {
+    ({ conn } = await openDb());
+    for (const year of [2023, 2024]) {
+      for (const region of ['eu', 'us']) {
+        const d = `${dir}/year=${year}/region=${region}`;
+        mkdirSync(d, { recursive: true });
+        await conn.run(`COPY (SELECT i AS x, i % 3 AS y FROM range(${(year - 2020) * 1000}) r(i)) TO ${sqlString(`${d}/data.vtx`)} (FORMAT vortex, ROW_GROUP_SIZE 500)`);
+      }
+    }
+    glob = `vortex_scan(${sqlString(`${dir}/*/*/*.vtx`)})`;
+  });
+
+  it('pushes aggregates under partition and column filters', async () => {
+    const q = `SELECT count(*), sum(x), max(y) FROM ${glob} WHERE region = 'eu' AND year >= 2024 AND x >= 1000`;
+    const plan = await explain(conn, q);
+    expect(plan).toContain('Pushed Aggregates');
+    expect(plan).toMatch(/Files: 1/);
+    expect(await rows(conn, q)).toEqual([[3000n, BigInt((1000 + 3999) * 3000 / 2), 2n]]);
+    await conn.run('SET vortex_pushdown = false');
+    expect(await rows(conn, q)).toEqual([[3000n, BigInt((1000 + 3999) * 3000 / 2), 2n]]);
+    await conn.run('SET vortex_pushdown = true');
+    expect(await rows(conn, `SELECT count(*) FROM ${glob} WHERE region = 'xx'`)).toEqual([[0n]]);
+    expect(await rows(conn, `SELECT region, count(*) FROM ${glob} WHERE year = 2023 AND x < 10 GROUP BY 1 ORDER BY 1`))
+      .toEqual([['eu', 10n], ['us', 10n]]);
+  });
+});
+
+describe('virtual columns, as read_parquet has them', () => {
+  const dir = tempDir();
+  let conn: DuckDBConnection;
+  let vtxList: string;
+  let pqList: string;
+
+  beforeAll(async () => {
+    ({ conn } = await openDb());
+    await conn.run(`CREATE TABLE t AS SELECT i AS x, i % 7 AS g FROM range(5000) r(i)`);
+    const v: string[] = [], p: string[] = [];
+    for (let f = 0; f < 3; f++) {
+      const sel = `SELECT * FROM t WHERE x % 3 = ${f} ORDER BY x`;
+      v.push(sqlString(`${dir}/p${f}.vtx`));
+      p.push(sqlString(`${dir}/p${f}.parquet`));
+      await conn.run(`COPY (${sel}) TO ${v[f]} (FORMAT vortex, ROW_GROUP_SIZE 500)`);
+      await conn.run(`COPY (${sel}) TO ${p[f]} (FORMAT parquet, ROW_GROUP_SIZE 500)`);
+    }
+    vtxList = `vortex_scan([${v.join(', ')}])`;
+    pqList = `read_parquet([${p.join(', ')}])`;
+  });
+
+  async function sameAsParquet(sqlOf: (from: string) => string) {
+    const norm = (r: unknown[][]) => r.map((row) => row.map((c) => show(typeof c === 'string' ? c.replace(/\.(vtx|parquet)$/, '') : c)).join('|')).sort();
+    const a = norm(await rows(conn, sqlOf(vtxList)));
+    const b = norm(await rows(conn, sqlOf(pqList)));
+    expect(a.length).toBeGreaterThan(0);
+    expect(a).toEqual(b);
+  }
+
+  it('projects filename, file_row_number and file_index', async () => {
+    await sameAsParquet((f) => `SELECT filename, file_row_number, file_index, x FROM ${f}`);
+    await sameAsParquet((f) => `SELECT file_index, count(*), max(file_row_number) FROM ${f} GROUP BY ALL`);
+  });
+
+  it('filters on them', async () => {
+    await sameAsParquet((f) => `SELECT x, file_row_number FROM ${f} WHERE file_row_number BETWEEN 490 AND 510 AND g = 3`);
+    await sameAsParquet((f) => `SELECT x, file_index FROM ${f} WHERE file_index = 1 AND x < 100`);
+    await sameAsParquet((f) => `SELECT count(*), sum(x) FROM ${f} WHERE filename LIKE '%p2%'`);
+    await sameAsParquet((f) => `SELECT count(*), sum(x) FROM ${f} WHERE file_index >= 1 AND x > 2500`);
+    await sameAsParquet((f) => `SELECT count(*), sum(x) FROM ${f} WHERE file_row_number < 10`);
+  });
+});
