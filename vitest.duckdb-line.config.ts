@@ -19,6 +19,8 @@ export const DUCKDB_LINE_TESTS = [
   'bind-data-equals',
   'wide-sums',
   'grouped-pushdown', // at reduced size (VORTEX_FC_RUNS)
+  'filters',
+  'filters-property',
 ];
 
 const dir = process.env.VORTEX_NODE_API_DIR;
@@ -31,7 +33,7 @@ export default defineConfig({
   test: {
     include: DUCKDB_LINE_TESTS.map((name) => `test/${name}.test.ts`),
     setupFiles: ['test/setup-duckdb-line.ts'],
-    env: { VORTEX_FC_RUNS: process.env.VORTEX_FC_RUNS ?? '10' },
+    env: { VORTEX_FC_RUNS: process.env.VORTEX_FC_RUNS ?? '10', VORTEX_FC_FILTER_RUNS: process.env.VORTEX_FC_FILTER_RUNS ?? '10' },
     pool: 'forks',
     poolOptions: { forks: { maxForks: 2, minForks: 1 } },
     testTimeout: 120_000,
