@@ -106,7 +106,7 @@ bool SameKeys(const std::vector<ColumnType> &types, const std::vector<const Deco
 } // namespace
 
 void GroupedAggregation::AddDecoded(const std::vector<const DecodedColumn *> &keys,
-                                    const std::vector<const DecodedColumn *> &values) {
+                                    const std::vector<const DecodedColumn *> &values, const uint8_t *selected) {
 	const uint64_t rows = keys.empty() ? 0 : keys[0]->count;
 	// One pass assigns each row its group; then each group's rows are gathered per value column
 	// and summarised exactly as the writer summarises a zone.
@@ -115,9 +115,14 @@ void GroupedAggregation::AddDecoded(const std::vector<const DecodedColumn *> &ke
 	std::vector<std::string> key(keys.size());
 	std::unordered_map<std::string, size_t> local;
 	std::vector<size_t> local_groups;
+	constexpr size_t kLeftOut = ~size_t(0);
 	for (uint64_t i = 0; i < rows; i++) {
+		if (selected && !selected[i]) {
+			group_of[i] = kLeftOut;
+			continue;
+		}
 		// Clustered keys come in runs: a row whose keys equal the previous row's joins its group.
-		if (i > 0 && SameKeys(key_types, keys, i - 1, i)) {
+		if (i > 0 && group_of[i - 1] != kLeftOut && SameKeys(key_types, keys, i - 1, i)) {
 			group_of[i] = group_of[i - 1];
 			continue;
 		}
@@ -137,7 +142,9 @@ void GroupedAggregation::AddDecoded(const std::vector<const DecodedColumn *> &ke
 	}
 	std::vector<std::vector<uint64_t>> rows_of(local_groups.size());
 	for (uint64_t i = 0; i < rows; i++) {
-		rows_of[group_of[i]].push_back(i);
+		if (group_of[i] != kLeftOut) {
+			rows_of[group_of[i]].push_back(i);
+		}
 	}
 	std::vector<uint8_t> valid;
 	ByteBuffer fixed;

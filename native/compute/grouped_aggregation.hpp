@@ -30,8 +30,10 @@ public:
 	//! A zone whose keys are all constant: its value statistics go to one group.
 	void AddZone(const std::vector<bool> &key_null, const std::vector<std::string> &keys, uint64_t rows,
 	             const std::vector<const ZoneStats *> &values);
-	//! A decoded zone: `keys` and `values` hold the same rows.
-	void AddDecoded(const std::vector<const DecodedColumn *> &keys, const std::vector<const DecodedColumn *> &values);
+	//! A decoded zone: `keys` and `values` hold the same rows; with `selected`, only the rows
+	//! whose byte is nonzero count.
+	void AddDecoded(const std::vector<const DecodedColumn *> &keys, const std::vector<const DecodedColumn *> &values,
+	                const uint8_t *selected = nullptr);
 
 	const std::vector<GroupState> &Groups() const {
 		return groups;

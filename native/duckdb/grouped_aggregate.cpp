@@ -1,6 +1,7 @@
 #include "grouped_aggregate.hpp"
 
 #include "../compute/grouped_aggregation.hpp"
+#include "../compute/predicate.hpp"
 #include "../format/reader.hpp"
 #include "plan_guard.hpp"
 #include "type_mapping.hpp"
@@ -13,6 +14,7 @@ namespace vortex {
 using namespace duckdb;
 using vtx::compute::AggregateState;
 using vtx::compute::GroupedAggregation;
+using vtx::compute::ZoneMatch;
 
 unique_ptr<FunctionData> GroupedBindData::Copy() const {
 	auto r = make_uniq<GroupedBindData>();
@@ -25,12 +27,14 @@ unique_ptr<FunctionData> GroupedBindData::Copy() const {
 		r->key_transforms.push_back(t ? t->Copy() : nullptr);
 	}
 	r->aggregates = aggregates;
+	r->filters = filters;
+	r->file_filters = file_filters;
 	return std::move(r);
 }
 
 bool GroupedBindData::Equals(const FunctionData &other_p) const {
 	auto &o = other_p.Cast<GroupedBindData>();
-	if (files.size() != o.files.size() || keys != o.keys || aggregates != o.aggregates ||
+	if (files.size() != o.files.size() || keys != o.keys || aggregates != o.aggregates || filters != o.filters ||
 	    hive.keys != o.hive.keys || hive.types != o.hive.types || hive.values != o.hive.values ||
 	    key_transforms.size() != o.key_transforms.size() ||
 	    field_types != o.field_types) {
@@ -131,6 +135,16 @@ void AccumulateFile(ClientContext &context, const GroupedBindData &bind, idx_t f
 			}
 			key_null[k] = is_null;
 		}
+		auto match = ZoneMatch::ALL;
+		for (idx_t k = 0; k < bind.filters.size() && match != ZoneMatch::NONE; k++) {
+			auto &pf = bind.filters[k];
+			match = vtx::compute::And(
+			    match, vtx::compute::ClassifyZone(pf.predicate, bind.fields[pf.field].type, zone.chunks[pf.field].stats));
+		}
+		if (match == ZoneMatch::NONE) {
+			continue;
+		}
+		constant = constant && match == ZoneMatch::ALL;
 		std::vector<const vtx::ZoneStats *> stats;
 		for (idx_t v = 0; constant && v < values.fields.size(); v++) {
 			auto &s = zone.chunks[values.fields[v]].stats;
@@ -157,6 +171,21 @@ void AccumulateFile(ClientContext &context, const GroupedBindData &bind, idx_t f
 				ReadColumn(*file.source, meta, z, v, path, decoded[v]);
 			}
 		}
+		// Rows of a straddling zone that pass every filter.
+		std::vector<uint8_t> mask, scratch;
+		if (match == ZoneMatch::SOME) {
+			mask.assign(zone.rows, 1);
+			scratch.resize(zone.rows);
+			for (auto &pf : bind.filters) {
+				if (!decoded.count(pf.field)) {
+					ReadColumn(*file.source, meta, z, pf.field, path, decoded[pf.field]);
+				}
+				vtx::compute::EvaluatePredicate(pf.predicate, bind.fields[pf.field].type, decoded[pf.field], scratch.data());
+				for (uint64_t r = 0; r < zone.rows; r++) {
+					mask[r] &= scratch[r];
+				}
+			}
+		}
 		std::vector<const vtx::DecodedColumn *> key_columns, value_columns;
 		for (auto k : bind.keys) {
 			key_columns.push_back(&decoded[k]);
@@ -164,7 +193,7 @@ void AccumulateFile(ClientContext &context, const GroupedBindData &bind, idx_t f
 		for (auto v : values.fields) {
 			value_columns.push_back(&decoded[v]);
 		}
-		groups.AddDecoded(key_columns, value_columns);
+		groups.AddDecoded(key_columns, value_columns, mask.empty() ? nullptr : mask.data());
 	}
 }
 
@@ -271,6 +300,16 @@ InsertionOrderPreservingMap<string> GroupedToString(TableFunctionToStringInput &
 	}
 	result["Pushed Groups"] = groups;
 	result["Pushed Aggregates"] = list;
+	string filters;
+	for (auto &f : bind.filters) {
+		filters += (filters.empty() ? "" : "\n") + f.display;
+	}
+	for (auto &f : bind.file_filters) {
+		filters += (filters.empty() ? "" : "\n") + f;
+	}
+	if (!filters.empty()) {
+		result["Filters"] = filters;
+	}
 	result["Files"] = std::to_string(bind.files.size());
 	return result;
 }

@@ -16,6 +16,8 @@ struct GroupedBindData : public duckdb::TableFunctionData {
 	//! materialization), over input column 0.
 	duckdb::vector<duckdb::unique_ptr<duckdb::Expression>> key_transforms;
 	std::vector<PushedAggregate> aggregates;
+	std::vector<PushedFilter> filters;     //! applied exactly, as in the ungrouped pushed path
+	std::vector<std::string> file_filters; //! partition / filename filters that pruned `files`, for EXPLAIN
 
 	duckdb::unique_ptr<duckdb::FunctionData> Copy() const override;
 	bool Equals(const duckdb::FunctionData &other) const override;

@@ -446,12 +446,25 @@ bool ResolveKeys(const Chain &chain, const LogicalAggregate &agg, std::vector<id
 //! aggregates.
 constexpr double kMaxDecodedShare = 0.25;
 
-bool MostlyConstantKeys(const ScanBindData &scan, const std::vector<idx_t> &keys) {
+bool MostlyConstantKeys(const ScanBindData &scan, const std::vector<ScanFile> &files,
+                        const std::vector<PushedFilter> &filters, const std::vector<idx_t> &keys) {
 	uint64_t total = 0, decoded = 0;
 	std::string key;
-	for (auto &f : scan.files) {
+	for (auto &f : files) {
 		for (auto &z : f.meta->zones) {
+			auto match = vtx::compute::ZoneMatch::ALL;
+			for (auto &pf : filters) {
+				match = vtx::compute::And(
+				    match, vtx::compute::ClassifyZone(pf.predicate, scan.fields[pf.field].type, z.chunks[pf.field].stats));
+			}
+			if (match == vtx::compute::ZoneMatch::NONE) {
+				continue; // skipped at execution
+			}
 			total += z.rows;
+			if (match == vtx::compute::ZoneMatch::SOME) {
+				decoded += z.rows;
+				continue;
+			}
 			for (auto k : keys) {
 				if (scan.IsHiveColumn(k)) {
 					continue;
@@ -471,14 +484,16 @@ bool MostlyConstantKeys(const ScanBindData &scan, const std::vector<idx_t> &keys
 //! get takes the aggregate's group_index as its table index, so the keys' bindings hold; the
 //! aggregates' bindings (aggregate_index, j) are rewritten above it to (group_index, keys + j).
 void PushGrouped(LogicalAggregate &agg, const Chain &chain, std::vector<idx_t> keys,
-                 vector<unique_ptr<Expression>> transforms, std::vector<PushedAggregate> aggregates, unique_ptr<LogicalOperator> &op,
+                 vector<unique_ptr<Expression>> transforms, PushedBindData pushed, unique_ptr<LogicalOperator> &op,
                  vector<ReplacementBinding> &rebind) {
 	auto bind = make_uniq<GroupedBindData>();
-	bind->files = chain.scan->files;
+	bind->files = std::move(pushed.files); // those the partition and filename filters kept
 	bind->fields = chain.scan->fields;
 	bind->field_types = chain.scan->types;
 	bind->keys = std::move(keys);
-	bind->aggregates = std::move(aggregates);
+	bind->aggregates = std::move(pushed.aggregates);
+	bind->filters = std::move(pushed.filters);
+	bind->file_filters = std::move(pushed.file_filters);
 	vector<LogicalType> types;
 	vector<string> names;
 	for (idx_t i = 0; i < bind->keys.size(); i++) {
@@ -487,7 +502,17 @@ void PushGrouped(LogicalAggregate &agg, const Chain &chain, std::vector<idx_t> k
 		names.push_back(chain.scan->IsHiveColumn(k) ? chain.scan->hive.keys[k - chain.scan->fields.size()]
 		                                            : chain.scan->fields[k].name);
 	}
-	bind->hive = chain.scan->hive;
+	// Hive values per kept file (paths are unique in a scan).
+	bind->hive.keys = chain.scan->hive.keys;
+	bind->hive.types = chain.scan->hive.types;
+	for (auto &kept : bind->files) {
+		for (idx_t f = 0; f < chain.scan->files.size() && !chain.scan->hive.keys.empty(); f++) {
+			if (chain.scan->files[f].path == kept.path) {
+				bind->hive.values.push_back(chain.scan->hive.values[f]);
+				break;
+			}
+		}
+	}
 	bind->key_transforms = std::move(transforms);
 	for (idx_t i = 0; i < agg.expressions.size(); i++) {
 		types.push_back(agg.expressions[i]->return_type);
@@ -525,7 +550,7 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 	}
 	std::vector<idx_t> keys;
 	vector<unique_ptr<Expression>> transforms;
-	if (grouped && (!ResolveKeys(chain, agg, keys, transforms) || !MostlyConstantKeys(*chain.scan, keys))) {
+	if (grouped && !ResolveKeys(chain, agg, keys, transforms)) {
 		return;
 	}
 	auto bind = make_uniq<PushedBindData>();
@@ -577,11 +602,12 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 		bind->aggregates.push_back(std::move(p));
 	}
 	if (grouped) {
-		// Grouped pushdown under WHERE is not built yet: any filter leaves the query to DuckDB.
-		if (!chain.filters.empty() || !chain.get->table_filters.filters.empty()) {
+		// The same filters as the ungrouped path, classified per zone at execution.
+		if (!TakeFilters(context, chain, *bind) ||
+		    !MostlyConstantKeys(*chain.scan, bind->files, bind->filters, keys)) {
 			return;
 		}
-		PushGrouped(agg, chain, std::move(keys), std::move(transforms), std::move(bind->aggregates), op, rebind);
+		PushGrouped(agg, chain, std::move(keys), std::move(transforms), std::move(*bind), op, rebind);
 		return;
 	}
 	if (!TakeFilters(context, chain, *bind)) {
