@@ -19,6 +19,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <exception>
 #include <vector>
@@ -67,8 +68,14 @@ private:
 // Touches every byte a decoded chunk exposes, so ASan sees any pointer out of its buffer.
 uint64_t Touch(const vtx::ColumnType &type, const vtx::DecodedColumn &col) {
 	uint64_t h = 0;
-	for (auto b : col.fixed) {
-		h = h * 31 + b;
+	const uint64_t fixed_bytes = type.IsString() ? 0 : col.count * type.ByteWidth();
+	for (uint64_t i = 0; i < fixed_bytes; i++) {
+		h = h * 31 + col.Fixed()[i];
+	}
+	if (col.values && fixed_bytes) {
+		// Plain values used in place must lie inside the chunk's own buffer, aligned.
+		CHECK(col.values >= col.buffer.data() && col.values + fixed_bytes <= col.buffer.data() + col.buffer.size());
+		CHECK(reinterpret_cast<uintptr_t>(col.values) % std::min<uint32_t>(type.ByteWidth(), 8) == 0);
 	}
 	for (uint64_t i = 0; i < col.strings.size(); i++) {
 		auto &s = col.strings[i];
@@ -97,10 +104,10 @@ void CheckDecoded(const vtx::ColumnType &type, uint64_t rows, const vtx::Decoded
 	if (type.IsString()) {
 		CHECK(col.strings.size() == rows);
 	} else {
-		CHECK(col.fixed.size() == rows * type.ByteWidth());
+		CHECK(col.values || col.fixed.size() == rows * type.ByteWidth());
 		// Only values DuckDB itself could hold get through (see domain.hpp).
 		for (uint64_t i = 0; vtx::HasRestrictedDomain(type) && i < rows; i++) {
-			auto p = reinterpret_cast<const char *>(col.fixed.data() + i * type.ByteWidth());
+			auto p = reinterpret_cast<const char *>(col.Fixed() + i * type.ByteWidth());
 			CHECK(vtx::InDomain(type, std::string(p, type.ByteWidth())));
 		}
 	}
@@ -120,7 +127,7 @@ void RoundTrip(const vtx::ColumnType &type, const vtx::DecodedColumn &col) {
 		}
 		in.valid = valid.data();
 	}
-	in.fixed = col.fixed.data();
+	in.fixed = col.Fixed();
 	in.strings = col.strings.data();
 	vtx::ByteWriter w;
 	vtx::EncodeChunk(in, w);
@@ -134,7 +141,7 @@ void RoundTrip(const vtx::ColumnType &type, const vtx::DecodedColumn &col) {
 			continue;
 		}
 		if (width) {
-			CHECK(std::memcmp(again.fixed.data() + i * width, col.fixed.data() + i * width, width) == 0);
+			CHECK(std::memcmp(again.Fixed() + i * width, col.Fixed() + i * width, width) == 0);
 		} else {
 			const auto &a = again.strings[i];
 			const auto &b = col.strings[i];

@@ -103,11 +103,11 @@ void AggregateState::AddDecoded(const DecodedColumn &chunk) {
 		}
 		in.valid = valid.data();
 	}
-	in.fixed = chunk.fixed.data();
+	in.fixed = chunk.Fixed();
 	in.strings = chunk.strings.data();
 	AddStats(ComputeStats(in, false));
 	if (type.Kind() == PhysicalKind::SIGNED && type.ByteWidth() == 16 && !chunk.all_null) {
-		auto values = reinterpret_cast<const uint8_t *>(chunk.fixed.data());
+		auto values = chunk.Fixed();
 		for (uint64_t i = 0; i < chunk.count; i++) {
 			if (chunk.all_valid || chunk.IsValid(i)) {
 				int128 v;

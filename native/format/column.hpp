@@ -59,9 +59,16 @@ struct DecodedColumn {
 	bool all_valid = true;
 	bool all_null = false;
 	std::vector<uint64_t> validity; //! LSB-first bitmap, 1 = valid (DuckDB's layout); empty when all valid
-	ByteBuffer fixed; //! count * width
+	ByteBuffer fixed; //! count * width, when the values had to be decoded
+	//! Plain values used where they lie in `buffer` (aligned to min(width, 8)); null when in `fixed`.
+	const uint8_t *values = nullptr;
 	StringRefs strings;
 	ByteBuffer buffer;
+
+	//! The count * width bytes of fixed-width values.
+	const uint8_t *Fixed() const {
+		return values ? values : fixed.data();
+	}
 
 	bool IsValid(uint64_t i) const {
 		return all_valid || ((validity[i >> 6] >> (i & 63)) & 1);

@@ -4,6 +4,8 @@
 #include "encoding.hpp"
 #include "stats_builder.hpp"
 
+#include <algorithm>
+
 namespace vtx {
 
 EncodedZone EncodeZone(const std::vector<ColumnInput> &columns, const WriterOptions &options) {
@@ -35,6 +37,7 @@ EncodedZone EncodeZone(const std::vector<ColumnInput> &columns, const WriterOpti
 FileWriter::FileWriter(std::vector<Field> fields, OutputSink &sink, std::string created_by) : sink(sink) {
 	meta.fields = std::move(fields);
 	meta.created_by = std::move(created_by);
+	meta.version = kMinFormatVersion; // raised by the first segment that needs a newer reader
 	sink.Write(reinterpret_cast<const uint8_t *>(kMagic), sizeof(kMagic));
 	position = sizeof(kMagic);
 }
@@ -53,6 +56,9 @@ void FileWriter::AppendZone(EncodedZone &&zone) {
 		c.raw_size = chunk.raw_size;
 		c.codec = chunk.codec;
 		c.encoding = chunk.encoding;
+		if (c.encoding == static_cast<uint8_t>(Encoding::ALP)) {
+			meta.version = std::max<uint32_t>(meta.version, 2);
+		}
 		c.crc = chunk.crc;
 		c.stats = std::move(chunk.stats);
 		sink.Write(chunk.bytes.data(), chunk.bytes.size());
