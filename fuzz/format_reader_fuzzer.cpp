@@ -77,8 +77,8 @@ uint64_t Touch(const vtx::ColumnType &type, const vtx::DecodedColumn &col) {
 		CHECK(col.values >= col.buffer.data() && col.values + fixed_bytes <= col.buffer.data() + col.buffer.size());
 		CHECK(reinterpret_cast<uintptr_t>(col.values) % std::min<uint32_t>(type.ByteWidth(), 8) == 0);
 	}
-	for (uint64_t i = 0; i < col.strings.size(); i++) {
-		auto &s = col.strings[i];
+	for (uint64_t i = 0; type.IsString() && i < col.count; i++) {
+		auto &s = col.StringAt(i);
 		for (uint32_t k = 0; k < s.len; k++) {
 			h = h * 31 + static_cast<uint8_t>(s.ptr[k]);
 		}
@@ -102,7 +102,10 @@ void CheckDecoded(const vtx::ColumnType &type, uint64_t rows, const vtx::Decoded
 		CHECK(col.validity.size() >= (rows + 63) / 64);
 	}
 	if (type.IsString()) {
-		CHECK(col.strings.size() == rows);
+		CHECK(col.codes.empty() ? col.strings.size() == rows : col.codes.size() == rows);
+		for (uint64_t i = 0; i < col.codes.size(); i++) {
+			CHECK(col.codes[i] < col.dictionary.size());
+		}
 	} else {
 		CHECK(col.values || col.fixed.size() == rows * type.ByteWidth());
 		// Only values DuckDB itself could hold get through (see domain.hpp).
@@ -128,7 +131,8 @@ void RoundTrip(const vtx::ColumnType &type, const vtx::DecodedColumn &col) {
 		in.valid = valid.data();
 	}
 	in.fixed = col.Fixed();
-	in.strings = col.strings.data();
+	vtx::StringRefs strings;
+	in.strings = col.Strings(strings);
 	vtx::ByteWriter w;
 	vtx::EncodeChunk(in, w);
 	vtx::DecodedColumn again;
@@ -143,8 +147,8 @@ void RoundTrip(const vtx::ColumnType &type, const vtx::DecodedColumn &col) {
 		if (width) {
 			CHECK(std::memcmp(again.Fixed() + i * width, col.Fixed() + i * width, width) == 0);
 		} else {
-			const auto &a = again.strings[i];
-			const auto &b = col.strings[i];
+			const auto &a = again.StringAt(i);
+			const auto &b = col.StringAt(i);
 			CHECK(a.len == b.len && (a.len == 0 || std::memcmp(a.ptr, b.ptr, a.len) == 0));
 		}
 	}

@@ -104,7 +104,8 @@ void AggregateState::AddDecoded(const DecodedColumn &chunk) {
 		in.valid = valid.data();
 	}
 	in.fixed = chunk.Fixed();
-	in.strings = chunk.strings.data();
+	StringRefs strings;
+	in.strings = chunk.Strings(strings);
 	AddStats(ComputeStats(in, false));
 	if (type.Kind() == PhysicalKind::SIGNED && type.ByteWidth() == 16 && !chunk.all_null) {
 		auto values = chunk.Fixed();

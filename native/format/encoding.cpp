@@ -594,18 +594,16 @@ void DecodeStrings(uint64_t n, ByteReader &r, Encoding enc, bool utf8, DecodedCo
 		if (d == 0 && n > 0) {
 			throw FormatError("empty dictionary");
 		}
-		StringRefs dict;
+		auto &dict = out.dictionary;
 		ReadStrings(r, d, utf8, dict);
 		uint8_t bw;
 		auto words = ReadPacked(r, n, 32, bw);
-		out.strings.resize(n);
-		bool bad = false;
-		Unpack(words.data(), n, bw, [&](uint64_t i, uint64_t code) {
-			if (code >= d) {
-				bad = true;
-				code = 0;
-			}
-			out.strings[i] = dict[code];
+		out.codes.resize(n);
+		uint32_t bad = 0;
+		const uint32_t limit = static_cast<uint32_t>(std::min<uint64_t>(d, UINT32_MAX));
+		UnpackTo<32>(words.data(), n, bw, out.codes.data(), [&](uint64_t code) {
+			bad |= code >= limit;
+			return static_cast<uint32_t>(code < limit ? code : 0);
 		});
 		if (bad) {
 			throw FormatError("dictionary code out of range");
