@@ -347,6 +347,25 @@ Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out) {
 		best_size = rle_size;
 		best = Encoding::RLE;
 	}
+	// ALP before the dictionary: where it halves the plain size, take it without paying for a
+	// dictionary (whose hash table costs more to build than ALP to encode); otherwise it competes.
+	ByteWriter alp;
+	if constexpr (sizeof(U) == 4 || sizeof(U) == 8) {
+		using T = std::conditional_t<sizeof(U) == 8, double, float>;
+		if (kind == PhysicalKind::FLOAT && n >= 16) {
+			auto plan = PlanAlp<T>(vals);
+			const uint64_t step = std::max<uint64_t>(1, n / 256);
+			// The sample's estimate decides whether the full encoding is worth trying.
+			if (plan.size * step < best_size && EncodeAlp<T>(vals, plan.e, best_size, alp)) {
+				if (alp.Size() <= plain_size / 2) {
+					out.Bytes(alp.data.data(), alp.data.size());
+					return Encoding::ALP;
+				}
+				best_size = alp.Size();
+				best = Encoding::ALP;
+			}
+		}
+	}
 	// A dictionary only pays where values repeat; FOR already wins on narrow ranges.
 	const uint64_t limit = std::min<uint64_t>(kMaxDictionary, n / 4);
 	const bool try_dict = n >= 64 && for_bw > 8;
@@ -361,20 +380,9 @@ Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out) {
 			best = Encoding::DICTIONARY;
 		}
 	}
-	if constexpr (sizeof(U) == 4 || sizeof(U) == 8) {
-		using T = std::conditional_t<sizeof(U) == 8, double, float>;
-		if (kind == PhysicalKind::FLOAT && n >= 16) {
-			auto plan = PlanAlp<T>(vals);
-			const uint64_t step = std::max<uint64_t>(1, n / 256);
-			// The sample's estimate decides whether the full encoding is worth trying.
-			if (plan.size * step < best_size) {
-				ByteWriter alp;
-				if (EncodeAlp<T>(vals, plan.e, best_size, alp)) {
-					out.Bytes(alp.data.data(), alp.data.size());
-					return Encoding::ALP;
-				}
-			}
-		}
+	if (best == Encoding::ALP) {
+		out.Bytes(alp.data.data(), alp.data.size());
+		return Encoding::ALP;
 	}
 	out.U8(static_cast<uint8_t>(best));
 	switch (best) {

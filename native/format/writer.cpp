@@ -8,6 +8,23 @@
 
 namespace vtx {
 
+namespace {
+
+bool PreferLz4(const std::vector<uint8_t> &body, int level) {
+	constexpr size_t kPrefix = 64 << 10;
+	std::vector<uint8_t> prefix(body.begin(), body.begin() + static_cast<std::ptrdiff_t>(std::min(body.size(), kPrefix)));
+	std::vector<uint8_t> z, l;
+	if (!Compress(Codec::LZ4, 0, prefix, l)) {
+		return false;
+	}
+	if (!Compress(Codec::ZSTD, level, prefix, z)) {
+		return true;
+	}
+	return l.size() <= z.size() + z.size() / 2;
+}
+
+} // namespace
+
 EncodedZone EncodeZone(const std::vector<ColumnInput> &columns, const WriterOptions &options) {
 	EncodedZone zone;
 	zone.rows = columns.empty() ? 0 : columns[0].count;
@@ -23,16 +40,20 @@ EncodedZone EncodeZone(const std::vector<ColumnInput> &columns, const WriterOpti
 		body.data.reserve(16 + in.count * (in.type.ByteWidth() ? in.type.ByteWidth() : 16) + in.count / 8);
 		out.encoding = static_cast<uint8_t>(EncodeChunk(in, body));
 		out.raw_size = body.Size();
-		if (Compress(options.codec, options.level, body.data, out.bytes)) {
-			out.codec = options.codec;
-			// lz4 decodes several times faster than zstd: where it stores at most half as
-			// much again as zstd (zstd's advantage is small), the faster decode pays.
-			std::vector<uint8_t> fast;
-			if (options.codec == Codec::ZSTD && Compress(Codec::LZ4, 0, body.data, fast) &&
-			    fast.size() <= out.bytes.size() + out.bytes.size() / 2) {
-				out.bytes = std::move(fast);
-				out.codec = Codec::LZ4;
-			}
+		// Under zstd, lz4 is used instead where it stores at most half as much again as zstd:
+		// it decodes several times faster. Both are tried on a prefix first, so that only one
+		// codec compresses the whole segment.
+		Codec codec = options.codec;
+		if (codec == Codec::ZSTD) {
+			codec = PreferLz4(body.data, options.level) ? Codec::LZ4 : Codec::ZSTD;
+		}
+		bool compressed = Compress(codec, options.level, body.data, out.bytes);
+		if (!compressed && codec != options.codec) {
+			codec = options.codec; // the prefix misled: the codec asked for still gets its chance
+			compressed = Compress(codec, options.level, body.data, out.bytes);
+		}
+		if (compressed) {
+			out.codec = codec;
 		} else {
 			out.bytes = std::move(body.data);
 			out.codec = Codec::NONE;
