@@ -11,7 +11,7 @@ namespace vtx {
 namespace {
 
 bool PreferLz4(const std::vector<uint8_t> &body, int level) {
-	constexpr size_t kPrefix = 64 << 10;
+	constexpr size_t kPrefix = 16 << 10;
 	std::vector<uint8_t> prefix(body.begin(), body.begin() + static_cast<std::ptrdiff_t>(std::min(body.size(), kPrefix)));
 	std::vector<uint8_t> z, l;
 	if (!Compress(Codec::LZ4, 0, prefix, l)) {
