@@ -19,6 +19,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
 #include <cstring>
 #include <exception>
 #include <vector>
@@ -67,11 +68,17 @@ private:
 // Touches every byte a decoded chunk exposes, so ASan sees any pointer out of its buffer.
 uint64_t Touch(const vtx::ColumnType &type, const vtx::DecodedColumn &col) {
 	uint64_t h = 0;
-	for (auto b : col.fixed) {
-		h = h * 31 + b;
+	const uint64_t fixed_bytes = type.IsString() ? 0 : col.count * type.ByteWidth();
+	for (uint64_t i = 0; i < fixed_bytes; i++) {
+		h = h * 31 + col.Fixed()[i];
 	}
-	for (uint64_t i = 0; i < col.strings.size(); i++) {
-		auto &s = col.strings[i];
+	if (col.values && fixed_bytes) {
+		// Plain values used in place must lie inside the chunk's own buffer, aligned.
+		CHECK(col.values >= col.buffer.data() && col.values + fixed_bytes <= col.buffer.data() + col.buffer.size());
+		CHECK(reinterpret_cast<uintptr_t>(col.values) % std::min<uint32_t>(type.ByteWidth(), 8) == 0);
+	}
+	for (uint64_t i = 0; type.IsString() && i < col.count; i++) {
+		auto &s = col.StringAt(i);
 		for (uint32_t k = 0; k < s.len; k++) {
 			h = h * 31 + static_cast<uint8_t>(s.ptr[k]);
 		}
@@ -95,12 +102,15 @@ void CheckDecoded(const vtx::ColumnType &type, uint64_t rows, const vtx::Decoded
 		CHECK(col.validity.size() >= (rows + 63) / 64);
 	}
 	if (type.IsString()) {
-		CHECK(col.strings.size() == rows);
+		CHECK(col.codes.empty() ? col.strings.size() == rows : col.codes.size() == rows);
+		for (uint64_t i = 0; i < col.codes.size(); i++) {
+			CHECK(col.codes[i] < col.dictionary.size());
+		}
 	} else {
-		CHECK(col.fixed.size() == rows * type.ByteWidth());
+		CHECK(col.values || col.fixed.size() == rows * type.ByteWidth());
 		// Only values DuckDB itself could hold get through (see domain.hpp).
 		for (uint64_t i = 0; vtx::HasRestrictedDomain(type) && i < rows; i++) {
-			auto p = reinterpret_cast<const char *>(col.fixed.data() + i * type.ByteWidth());
+			auto p = reinterpret_cast<const char *>(col.Fixed() + i * type.ByteWidth());
 			CHECK(vtx::InDomain(type, std::string(p, type.ByteWidth())));
 		}
 	}
@@ -120,8 +130,9 @@ void RoundTrip(const vtx::ColumnType &type, const vtx::DecodedColumn &col) {
 		}
 		in.valid = valid.data();
 	}
-	in.fixed = col.fixed.data();
-	in.strings = col.strings.data();
+	in.fixed = col.Fixed();
+	vtx::StringRefs strings;
+	in.strings = col.Strings(strings);
 	vtx::ByteWriter w;
 	vtx::EncodeChunk(in, w);
 	vtx::DecodedColumn again;
@@ -134,10 +145,10 @@ void RoundTrip(const vtx::ColumnType &type, const vtx::DecodedColumn &col) {
 			continue;
 		}
 		if (width) {
-			CHECK(std::memcmp(again.fixed.data() + i * width, col.fixed.data() + i * width, width) == 0);
+			CHECK(std::memcmp(again.Fixed() + i * width, col.Fixed() + i * width, width) == 0);
 		} else {
-			const auto &a = again.strings[i];
-			const auto &b = col.strings[i];
+			const auto &a = again.StringAt(i);
+			const auto &b = col.StringAt(i);
 			CHECK(a.len == b.len && (a.len == 0 || std::memcmp(a.ptr, b.ptr, a.len) == 0));
 		}
 	}

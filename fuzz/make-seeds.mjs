@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Writes the fuzzer's seed corpus: small, real .vtx files covering every column type, every
-// value encoding (constant, plain, frame-of-reference, run-length, dictionary), NULL bitmaps,
+// value encoding (constant, plain, frame-of-reference, run-length, dictionary, ALP), NULL bitmaps,
 // all-NULL chunks, long (inexact-statistics) strings, several zones, and each block codec.
 //   node fuzz/make-seeds.mjs <dir>
 // Uses the built package (dist/, build/): run `npm run build` first.
@@ -39,6 +39,11 @@ const SEEDS = {
   decimals: [`SELECT (i / 10)::DECIMAL(4,1) a, (i * 1.25)::DECIMAL(9,2) b, (i * 1.125)::DECIMAL(18,3) c,
                 (i * 1.0625)::DECIMAL(38,4) d FROM range(25) t(i)`, 10],
   empty: [`SELECT 1::INTEGER x WHERE false`, 10],
+  // ALP (format version 2): decimals with exceptions (NaN, ±inf, -0.0, too many digits), both widths.
+  alp: [`SELECT CASE i % 9 WHEN 0 THEN 'nan'::DOUBLE WHEN 1 THEN 'inf'::DOUBLE WHEN 2 THEN -0.0 WHEN 3 THEN pi()
+            ELSE ((i * 7919) % 100000) / 100 END d, CASE i % 11 WHEN 0 THEN '-inf'::FLOAT WHEN 1 THEN 1e-40::FLOAT
+            ELSE ((i * 31) % 5000 / 10)::FLOAT END f FROM range(64) t(i)`, 32],
+  wide: [`SELECT (hash(i) >> 2)::BIGINT r, hash(i) % 2 = 0 b FROM range(100) t(i)`, 100],
   compressible: [`SELECT i * 7919 % 1000 x, repeat(chr(65 + (i % 3)::INTEGER), 30) s FROM range(600) t(i)`, 300],
 };
 

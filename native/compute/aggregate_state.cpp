@@ -235,8 +235,9 @@ void AggregateState::AddDecoded(const DecodedColumn &chunk, const uint8_t *selec
 	ColumnInput in;
 	in.type = type;
 	in.count = chunk.count;
-	in.fixed = chunk.fixed.data();
-	in.strings = chunk.strings.data();
+	thread_local StringRefs materialised; // dictionary-coded strings, row by row
+	in.fixed = chunk.Fixed();
+	in.strings = type.IsString() ? chunk.Strings(materialised) : nullptr;
 	if (chunk.all_valid && !selected) {
 		AddStats(ComputeStats(in, false));
 		AddWideSum(in);
@@ -250,26 +251,26 @@ void AggregateState::AddDecoded(const DecodedColumn &chunk, const uint8_t *selec
 	uint64_t kept = 0;
 	if (width == 0) {
 		strings.resize(chunk.count);
-		kept = Compact<StringRef>(chunk, selected, chunk.strings.data(), strings.data());
+		kept = Compact<StringRef>(chunk, selected, in.strings, strings.data());
 		in.strings = strings.data();
 	} else {
 		fixed.resize(chunk.count * width);
 		switch (width) {
-		case 1: kept = Compact(chunk, selected, chunk.fixed.data(), fixed.data()); break;
+		case 1: kept = Compact(chunk, selected, chunk.Fixed(), fixed.data()); break;
 		case 2:
-			kept = Compact(chunk, selected, reinterpret_cast<const uint16_t *>(chunk.fixed.data()),
+			kept = Compact(chunk, selected, reinterpret_cast<const uint16_t *>(chunk.Fixed()),
 			               reinterpret_cast<uint16_t *>(fixed.data()));
 			break;
 		case 4:
-			kept = Compact(chunk, selected, reinterpret_cast<const uint32_t *>(chunk.fixed.data()),
+			kept = Compact(chunk, selected, reinterpret_cast<const uint32_t *>(chunk.Fixed()),
 			               reinterpret_cast<uint32_t *>(fixed.data()));
 			break;
 		case 8:
-			kept = Compact(chunk, selected, reinterpret_cast<const uint64_t *>(chunk.fixed.data()),
+			kept = Compact(chunk, selected, reinterpret_cast<const uint64_t *>(chunk.Fixed()),
 			               reinterpret_cast<uint64_t *>(fixed.data()));
 			break;
 		default:
-			kept = Compact(chunk, selected, reinterpret_cast<const Bytes16 *>(chunk.fixed.data()),
+			kept = Compact(chunk, selected, reinterpret_cast<const Bytes16 *>(chunk.Fixed()),
 			               reinterpret_cast<Bytes16 *>(fixed.data()));
 			break;
 		}

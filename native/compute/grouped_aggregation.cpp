@@ -74,9 +74,10 @@ bool RowValid(const DecodedColumn &c, uint64_t i) {
 std::string RawAt(const ColumnType &type, const DecodedColumn &c, uint64_t i) {
 	auto width = type.ByteWidth();
 	if (width == 0) {
-		return std::string(c.strings[i].ptr, c.strings[i].len);
+		auto &r = c.StringAt(i);
+		return std::string(r.ptr, r.len);
 	}
-	return std::string(reinterpret_cast<const char *>(c.fixed.data()) + i * width, width);
+	return std::string(reinterpret_cast<const char *>(c.Fixed()) + i * width, width);
 }
 
 bool SameKeys(const std::vector<ColumnType> &types, const std::vector<const DecodedColumn *> &keys, uint64_t a,
@@ -92,11 +93,11 @@ bool SameKeys(const std::vector<ColumnType> &types, const std::vector<const Deco
 		}
 		auto width = types[k].ByteWidth();
 		if (width == 0) {
-			auto &x = c.strings[a], &y = c.strings[b];
+			auto &x = c.StringAt(a), &y = c.StringAt(b);
 			if (x.len != y.len || (x.len && std::memcmp(x.ptr, y.ptr, x.len) != 0)) {
 				return false;
 			}
-		} else if (std::memcmp(c.fixed.data() + a * width, c.fixed.data() + b * width, width) != 0) {
+		} else if (std::memcmp(c.Fixed() + a * width, c.Fixed() + b * width, width) != 0) {
 			return false;
 		}
 	}
@@ -179,9 +180,9 @@ void GroupedAggregation::AddDecoded(const std::vector<const DecodedColumn *> &ke
 						strings[j] = StringRef {"", 0};
 					}
 				} else if (width) {
-					std::memcpy(fixed.data() + j * width, col.fixed.data() + i * width, width);
+					std::memcpy(fixed.data() + j * width, col.Fixed() + i * width, width);
 				} else {
-					strings[j] = col.strings[i];
+					strings[j] = col.StringAt(i);
 				}
 			}
 			g.values[v].AddStats(ComputeStats(in, false));

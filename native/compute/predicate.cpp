@@ -203,7 +203,7 @@ template <class T>
 const T *Values(const DecodedColumn &chunk);
 template <class T>
 const T *Values(const DecodedColumn &chunk) {
-	return reinterpret_cast<const T *>(chunk.fixed.data());
+	return reinterpret_cast<const T *>(chunk.Fixed());
 }
 
 template <class T, CompareOp OP>
@@ -259,7 +259,9 @@ void Evaluate(const Predicate &p, const ColumnType &type, const DecodedColumn &c
 			std::memset(out, 0, n);
 			return;
 		}
-		const T *data = type.IsString() ? reinterpret_cast<const T *>(chunk.strings.data()) : Values<T>(chunk);
+		// Dictionary-coded strings are materialised here (evaluating once per entry is future work).
+		StringRefs scratch;
+		const T *data = type.IsString() ? reinterpret_cast<const T *>(chunk.Strings(scratch)) : Values<T>(chunk);
 		if (p.kind == Predicate::Kind::COMPARE) {
 			CompareRows<T>(p.op, data, n, Load<T>(p.value), out);
 		} else {

@@ -2,6 +2,7 @@
 
 #include "../compute/aggregate_state.hpp"
 #include "../format/reader.hpp"
+#include "column_emit.hpp"
 #include "file_io.hpp"
 #include "metadata_cache.hpp"
 #include "plan_guard.hpp"
@@ -80,15 +81,6 @@ struct ScanGlobalState : public GlobalTableFunctionState {
 	idx_t MaxThreads() const override {
 		return max_threads;
 	}
-};
-
-//! Keeps a decoded chunk alive as long as a DuckDB vector points into it.
-class ChunkBuffer : public VectorBuffer {
-public:
-	explicit ChunkBuffer(std::shared_ptr<vtx::DecodedColumn> chunk)
-	    : VectorBuffer(VectorBufferType::OPAQUE_BUFFER), chunk(std::move(chunk)) {
-	}
-	std::shared_ptr<vtx::DecodedColumn> chunk;
 };
 
 struct ScanLocalState : public LocalTableFunctionState {
@@ -363,38 +355,6 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 		}
 		l.active = true;
 		return true;
-	}
-}
-
-void EmitColumn(const vtx::DecodedColumn &chunk, const std::shared_ptr<vtx::DecodedColumn> &owner, idx_t offset,
-                idx_t count, uint32_t width, Vector &out) {
-	if (chunk.all_null) {
-		out.SetVectorType(VectorType::CONSTANT_VECTOR);
-		ConstantVector::SetNull(out, true);
-		return;
-	}
-	if (width == 0) {
-		auto data = FlatVector::GetData<string_t>(out);
-		bool referenced = false;
-		for (idx_t i = 0; i < count; i++) {
-			auto &s = chunk.strings[offset + i];
-			data[i] = string_t(s.ptr, s.len);
-			referenced |= s.len > string_t::INLINE_LENGTH;
-		}
-		if (referenced) {
-			StringVector::AddBuffer(out, make_buffer<ChunkBuffer>(owner));
-		}
-	} else {
-		std::memcpy(FlatVector::GetData(out), chunk.fixed.data() + offset * width, count * width);
-	}
-	if (!chunk.all_valid) {
-		auto &mask = FlatVector::Validity(out);
-		// offset is a multiple of STANDARD_VECTOR_SIZE, so whole words line up.
-		for (idx_t i = 0; i < count; i++) {
-			if (!chunk.IsValid(offset + i)) {
-				mask.SetInvalid(i);
-			}
-		}
 	}
 }
 

@@ -59,12 +59,43 @@ struct DecodedColumn {
 	bool all_valid = true;
 	bool all_null = false;
 	std::vector<uint64_t> validity; //! LSB-first bitmap, 1 = valid (DuckDB's layout); empty when all valid
-	ByteBuffer fixed; //! count * width
+	ByteBuffer fixed; //! count * width, when the values had to be decoded
+	//! Plain values used where they lie in `buffer` (aligned to min(width, 8)); null when in `fixed`.
+	const uint8_t *values = nullptr;
 	StringRefs strings;
+	//! Dictionary-encoded strings are kept as their dictionary and per-row codes (< dictionary.size()),
+	//! so that a consumer can hand them on as a dictionary; `strings` is then empty (see Strings()).
+	StringRefs dictionary;
+	std::vector<uint32_t, DefaultInit<uint32_t>> codes;
 	ByteBuffer buffer;
+	//! Whatever a consumer derives from this chunk once and reuses (e.g. a DuckDB dictionary vector).
+	std::shared_ptr<void> consumer_cache;
+
+	//! The count * width bytes of fixed-width values.
+	const uint8_t *Fixed() const {
+		return values ? values : fixed.data();
+	}
 
 	bool IsValid(uint64_t i) const {
 		return all_valid || ((validity[i >> 6] >> (i & 63)) & 1);
+	}
+
+	//! Row i's string (string kinds).
+	const StringRef &StringAt(uint64_t i) const {
+		return codes.empty() ? strings[i] : dictionary[codes[i]];
+	}
+
+	//! All `count` strings as one array: `strings` itself, or for a dictionary chunk the rows
+	//! materialised into `scratch`.
+	const StringRef *Strings(StringRefs &scratch) const {
+		if (codes.empty()) {
+			return strings.data();
+		}
+		scratch.resize(count);
+		for (uint64_t i = 0; i < count; i++) {
+			scratch[i] = dictionary[codes[i]];
+		}
+		return scratch.data();
 	}
 };
 

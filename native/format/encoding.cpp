@@ -8,6 +8,7 @@
 
 #include <cstring>
 #include <string_view>
+#include <type_traits>
 
 namespace vtx {
 
@@ -18,6 +19,7 @@ const char *EncodingName(Encoding e) {
 	case Encoding::FOR_BITPACK: return "for+bitpack";
 	case Encoding::RLE: return "rle";
 	case Encoding::DICTIONARY: return "dictionary";
+	case Encoding::ALP: return "alp";
 	}
 	return "unknown";
 }
@@ -90,6 +92,198 @@ U LoadValue(const uint8_t *p) {
 	return v;
 }
 
+// ---- ALP: floats that are decimals in disguise ----------------------------------------
+//
+// value = T(d) / T(10^e), d a signed integer of the float's width, stored frame-of-reference
+// bit-packed; values that do not survive the round trip bit for bit (NaN, infinities, -0.0,
+// values with more digits) are stored as exceptions, patched in after decoding.
+
+template <class T>
+struct AlpTraits;
+template <>
+struct AlpTraits<double> {
+	using S = int64_t;
+	using U = uint64_t;
+	typedef int64_t VS __attribute__((vector_size(32)));
+	typedef double VT __attribute__((vector_size(32)));
+	static constexpr int kMaxE = 18;
+	static constexpr double kMaxInt = 4503599627370496.0; // 2^52: exact in a double, and rounds by adding 1.5 * 2^52
+};
+template <>
+struct AlpTraits<float> {
+	using S = int32_t;
+	using U = uint32_t;
+	typedef int32_t VS __attribute__((vector_size(32)));
+	typedef float VT __attribute__((vector_size(32)));
+	static constexpr int kMaxE = 10;
+	static constexpr double kMaxInt = 16777216.0; // 2^24: exact in a float
+};
+
+inline double Pow10(int e) {
+	static const double p[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9,
+	                           1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18};
+	return p[e];
+}
+
+//! The integer that decodes back to v bit for bit at exponent e, if there is one.
+template <class T>
+inline bool AlpEncodeOne(T v, int e, int64_t &d) {
+	using TR = AlpTraits<T>;
+	double x = static_cast<double>(v) * Pow10(e);
+	if (!(x > -TR::kMaxInt && x < TR::kMaxInt)) { // also NaN
+		return false;
+	}
+	const double magic = 6755399441055744.0; // 1.5 * 2^52: rounds to nearest integer
+	double r = (x + magic) - magic;
+	d = static_cast<int64_t>(r);
+	T back = static_cast<T>(static_cast<typename TR::S>(d)) / static_cast<T>(Pow10(e));
+	typename TR::U a, b;
+	std::memcpy(&a, &v, sizeof(T));
+	std::memcpy(&b, &back, sizeof(T));
+	return a == b;
+}
+
+template <class T>
+struct AlpPlan {
+	int e = 0;
+	uint64_t size = ~uint64_t(0);
+};
+
+//! Picks the exponent on a sample: the one whose packed integers plus exceptions are smallest.
+template <class T, class U>
+AlpPlan<T> PlanAlp(const std::vector<U> &vals) {
+	using TR = AlpTraits<T>;
+	const uint64_t n = vals.size();
+	const uint64_t step = std::max<uint64_t>(1, n / 256);
+	AlpPlan<T> best;
+	for (int e = 0; e <= TR::kMaxE; e++) {
+		int64_t lo = INT64_MAX, hi = INT64_MIN;
+		uint64_t exceptions = 0, sampled = 0;
+		for (uint64_t i = 0; i < n; i += step, sampled++) {
+			T v;
+			std::memcpy(&v, &vals[i], sizeof(T));
+			int64_t d;
+			if (AlpEncodeOne(v, e, d)) {
+				lo = std::min(lo, d);
+				hi = std::max(hi, d);
+			} else {
+				exceptions++;
+			}
+		}
+		uint64_t bw = lo <= hi ? BitWidth(static_cast<uint64_t>(hi - lo)) : 0;
+		uint64_t size = (sampled * bw + 7) / 8 + exceptions * (4 + sizeof(T));
+		if (size < best.size) {
+			best.size = size;
+			best.e = e;
+		}
+	}
+	return best;
+}
+
+//! Encodes with exponent e; returns false (writing nothing) when the result would not be smaller than `limit`.
+template <class T, class U>
+bool EncodeAlp(const std::vector<U> &vals, int e, uint64_t limit, ByteWriter &out) {
+	using S = typename AlpTraits<T>::S;
+	const uint64_t n = vals.size();
+	auto &ints = Scratch<uint64_t>(2);
+	ints.resize(n);
+	std::vector<uint32_t> positions;
+	std::vector<U> exceptions;
+	int64_t lo = INT64_MAX, hi = INT64_MIN, last = 0;
+	bool have = false;
+	for (uint64_t i = 0; i < n; i++) {
+		T v;
+		std::memcpy(&v, &vals[i], sizeof(T));
+		int64_t d;
+		if (AlpEncodeOne(v, e, d)) {
+			lo = std::min(lo, d);
+			hi = std::max(hi, d);
+			if (!have) {
+				for (uint64_t j = 0; j < i; j++) {
+					ints[j] = static_cast<uint64_t>(d);
+				}
+				have = true;
+			}
+			last = d;
+		} else {
+			positions.push_back(static_cast<uint32_t>(i));
+			exceptions.push_back(vals[i]);
+			d = last; // costs no width
+		}
+		ints[i] = static_cast<uint64_t>(d);
+	}
+	if (!have) {
+		return false;
+	}
+	const uint8_t bw = BitWidth(static_cast<uint64_t>(hi - lo));
+	const uint64_t size = 1 + 1 + 8 + 1 + PackedWords(n, bw) * 8 + 10 + positions.size() * (4 + sizeof(T));
+	if (size >= limit) {
+		return false;
+	}
+	for (auto &x : ints) {
+		// deltas in the W-byte signed domain: d = S(ref + delta)
+		x = static_cast<uint64_t>(static_cast<int64_t>(x) - lo);
+	}
+	out.U8(static_cast<uint8_t>(Encoding::ALP));
+	out.U8(static_cast<uint8_t>(e));
+	out.U64(static_cast<uint64_t>(static_cast<int64_t>(static_cast<S>(lo))));
+	WritePacked(out, ints, bw);
+	out.Var(positions.size());
+	out.Bytes(positions.data(), positions.size() * 4);
+	out.Bytes(exceptions.data(), exceptions.size() * sizeof(U));
+	return true;
+}
+
+template <class T, class U>
+void DecodeAlp(uint64_t n, ByteReader &r, U *dst) {
+	using TR = AlpTraits<T>;
+	using S = typename TR::S;
+	auto e = r.U8();
+	if (e > TR::kMaxE) {
+		throw FormatError("ALP exponent " + std::to_string(e) + " is out of range");
+	}
+	const U ref = static_cast<U>(r.U64());
+	uint8_t bw;
+	auto words = ReadPacked(r, n, sizeof(U) * 8, bw);
+	// Two passes: integers unpacked in place, then converted (a loop the compiler vectorises).
+	UnpackTo<sizeof(U) * 8>(words.data(), n, bw, dst, [ref](uint64_t v) { return static_cast<U>(ref + static_cast<U>(v)); });
+	const T p10 = static_cast<T>(Pow10(e));
+	// In place, 32 bytes at a time with GCC vector types (SSE2 converts and divides four
+	// floats or two doubles per instruction; the compiler's own cost model leaves it scalar).
+	constexpr int kLanes = 32 / sizeof(T);
+	using VS = typename AlpTraits<T>::VS;
+	using VT = typename AlpTraits<T>::VT;
+	const VT vp10 = VT {} + p10;
+	uint64_t i = 0;
+	for (; i + kLanes <= n; i += kLanes) {
+		VS s;
+		std::memcpy(&s, &dst[i], sizeof(VS));
+		VT v = __builtin_convertvector(s, VT) / vp10;
+		std::memcpy(&dst[i], &v, sizeof(VT));
+	}
+	for (; i < n; i++) {
+		S s;
+		std::memcpy(&s, &dst[i], sizeof(S));
+		T v = static_cast<T>(s) / p10;
+		std::memcpy(&dst[i], &v, sizeof(T));
+	}
+	auto k = r.Count(4 + sizeof(T));
+	if (k > n) {
+		throw FormatError("ALP has more exceptions than rows");
+	}
+	auto pos = r.Take(k * 4);
+	auto values = r.Take(k * sizeof(T));
+	uint64_t prev = 0;
+	for (uint64_t j = 0; j < k; j++) {
+		auto p = LoadValue<uint32_t>(pos + j * 4);
+		if (p >= n || (j > 0 && p <= prev)) {
+			throw FormatError("ALP exception positions are not increasing within the zone");
+		}
+		prev = p;
+		std::memcpy(&dst[p], values + j * sizeof(T), sizeof(T));
+	}
+}
+
 // ---- fixed-width values -------------------------------------------------------------
 
 template <class U>
@@ -128,7 +322,9 @@ Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out) {
 		return Encoding::CONSTANT;
 	}
 	const uint64_t plain_size = n * sizeof(U);
-	uint64_t best_size = plain_size;
+	// Plain reaches DuckDB without a copy; anything else costs decoding, so it must save
+	// at least a tenth of the plain size to be chosen (bit-packing 62 of 64 bits does not pay).
+	uint64_t best_size = plain_size - plain_size / 10;
 	Encoding best = Encoding::PLAIN;
 
 	const bool can_for = sizeof(U) <= 8 && (kind == PhysicalKind::SIGNED || kind == PhysicalKind::UNSIGNED);
@@ -153,6 +349,25 @@ Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out) {
 		best_size = rle_size;
 		best = Encoding::RLE;
 	}
+	// ALP before the dictionary: where it halves the plain size, take it without paying for a
+	// dictionary (whose hash table costs more to build than ALP to encode); otherwise it competes.
+	ByteWriter alp;
+	if constexpr (sizeof(U) == 4 || sizeof(U) == 8) {
+		using T = std::conditional_t<sizeof(U) == 8, double, float>;
+		if (kind == PhysicalKind::FLOAT && n >= 16) {
+			auto plan = PlanAlp<T>(vals);
+			const uint64_t step = std::max<uint64_t>(1, n / 256);
+			// The sample's estimate decides whether the full encoding is worth trying.
+			if (plan.size * step < best_size && EncodeAlp<T>(vals, plan.e, best_size, alp)) {
+				if (alp.Size() <= plain_size / 2) {
+					out.Bytes(alp.data.data(), alp.data.size());
+					return Encoding::ALP;
+				}
+				best_size = alp.Size();
+				best = Encoding::ALP;
+			}
+		}
+	}
 	// A dictionary only pays where values repeat; FOR already wins on narrow ranges.
 	const uint64_t limit = std::min<uint64_t>(kMaxDictionary, n / 4);
 	const bool try_dict = n >= 64 && for_bw > 8;
@@ -166,6 +381,10 @@ Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out) {
 			best_size = size;
 			best = Encoding::DICTIONARY;
 		}
+	}
+	if (best == Encoding::ALP) {
+		out.Bytes(alp.data.data(), alp.data.size());
+		return Encoding::ALP;
 	}
 	out.U8(static_cast<uint8_t>(best));
 	switch (best) {
@@ -209,14 +428,20 @@ Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out) {
 
 template <class U>
 void DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc, DecodedColumn &out) {
+	if (enc == Encoding::PLAIN) {
+		auto src = n ? r.Take(n * sizeof(U)) : nullptr;
+		// Aligned values are used where they lie, in the chunk's own buffer (no copy at all).
+		if (n && reinterpret_cast<uintptr_t>(src) % std::min<size_t>(sizeof(U), 8) == 0) {
+			out.values = src;
+		} else if (n) {
+			out.fixed.resize(n * sizeof(U));
+			std::memcpy(out.fixed.data(), src, n * sizeof(U));
+		}
+		return;
+	}
 	out.fixed.resize(n * sizeof(U));
 	U *dst = reinterpret_cast<U *>(out.fixed.data());
 	switch (enc) {
-	case Encoding::PLAIN:
-		if (n) {
-			std::memcpy(dst, r.Take(n * sizeof(U)), n * sizeof(U));
-		}
-		break;
 	case Encoding::CONSTANT: {
 		auto v = LoadValue<U>(r.Take(sizeof(U)));
 		for (uint64_t i = 0; i < n; i++) {
@@ -233,7 +458,7 @@ void DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc
 		auto ref = r.U64();
 		uint8_t bw;
 		auto words = ReadPacked(r, n, sizeof(U) * 8, bw);
-		Unpack(words.data(), n, bw, [&](uint64_t i, uint64_t d) { dst[i] = static_cast<U>((ref + d) ^ sign); });
+		UnpackTo<sizeof(U) * 8>(words.data(), n, bw, dst, [ref, sign](uint64_t d) { return static_cast<U>((ref + d) ^ sign); });
 		break;
 	}
 	case Encoding::RLE: {
@@ -264,19 +489,25 @@ void DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc
 		auto dict = r.Take(d * sizeof(U));
 		uint8_t bw;
 		auto words = ReadPacked(r, n, 32, bw);
-		bool bad = false;
-		Unpack(words.data(), n, bw, [&](uint64_t i, uint64_t code) {
-			if (code >= d) {
-				bad = true;
-				code = 0;
-			}
-			dst[i] = LoadValue<U>(dict + code * sizeof(U));
+		uint64_t bad = 0;
+		UnpackTo<32>(words.data(), n, bw, dst, [&](uint64_t code) {
+			bad |= code >= d;
+			code = code < d ? code : 0;
+			return LoadValue<U>(dict + code * sizeof(U));
 		});
 		if (bad) {
 			throw FormatError("dictionary code out of range");
 		}
 		break;
 	}
+	case Encoding::ALP:
+		if constexpr (sizeof(U) == 4 || sizeof(U) == 8) {
+			if (type.Kind() == PhysicalKind::FLOAT) {
+				DecodeAlp<std::conditional_t<sizeof(U) == 8, double, float>>(n, r, dst);
+				break;
+			}
+		}
+		throw FormatError("ALP encoding used for a " + type.ToString() + " column");
 	default:
 		throw FormatError("unknown encoding " + std::to_string(static_cast<int>(enc)));
 	}
@@ -389,18 +620,16 @@ void DecodeStrings(uint64_t n, ByteReader &r, Encoding enc, bool utf8, DecodedCo
 		if (d == 0 && n > 0) {
 			throw FormatError("empty dictionary");
 		}
-		StringRefs dict;
+		auto &dict = out.dictionary;
 		ReadStrings(r, d, utf8, dict);
 		uint8_t bw;
 		auto words = ReadPacked(r, n, 32, bw);
-		out.strings.resize(n);
-		bool bad = false;
-		Unpack(words.data(), n, bw, [&](uint64_t i, uint64_t code) {
-			if (code >= d) {
-				bad = true;
-				code = 0;
-			}
-			out.strings[i] = dict[code];
+		out.codes.resize(n);
+		uint32_t bad = 0;
+		const uint32_t limit = static_cast<uint32_t>(std::min<uint64_t>(d, UINT32_MAX));
+		UnpackTo<32>(words.data(), n, bw, out.codes.data(), [&](uint64_t code) {
+			bad |= code >= limit;
+			return static_cast<uint32_t>(code < limit ? code : 0);
 		});
 		if (bad) {
 			throw FormatError("dictionary code out of range");
@@ -457,10 +686,13 @@ void DecodeChunk(const ColumnType &type, uint64_t rows, std::vector<uint8_t> &&b
 	DecodeChunk(type, rows, ByteBuffer(body.begin(), body.end()), out);
 }
 
-void DecodeChunk(const ColumnType &type, uint64_t rows, ByteBuffer &&body, DecodedColumn &out) {
+void DecodeChunk(const ColumnType &type, uint64_t rows, ByteBuffer &&body, DecodedColumn &out, size_t start) {
 	out = DecodedColumn();
 	out.buffer = std::move(body);
-	ByteReader r(out.buffer.data(), out.buffer.size(), "segment");
+	if (start > out.buffer.size()) {
+		throw FormatError("segment is truncated");
+	}
+	ByteReader r(out.buffer.data() + start, out.buffer.size() - start, "segment");
 	ReadValidity(r, rows, out);
 	if (out.all_null && rows > 0) {
 		if (type.IsString()) {
@@ -487,7 +719,7 @@ void DecodeChunk(const ColumnType &type, uint64_t rows, ByteBuffer &&body, Decod
 		throw FormatError("segment has " + std::to_string(r.Remaining()) + " unexpected trailing bytes");
 	}
 	// Every row, NULL rows included (writers store a valid value there): DuckDB may look.
-	CheckDomain(type, out.fixed.data(), type.IsString() ? 0 : rows);
+	CheckDomain(type, out.Fixed(), type.IsString() ? 0 : rows);
 }
 
 Encoding PeekEncoding(const ColumnType &type, uint64_t rows, const ByteBuffer &body) {

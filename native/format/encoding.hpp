@@ -6,7 +6,7 @@
 
 namespace vtx {
 
-enum class Encoding : uint8_t { PLAIN = 0, CONSTANT = 1, FOR_BITPACK = 2, RLE = 3, DICTIONARY = 4 };
+enum class Encoding : uint8_t { PLAIN = 0, CONSTANT = 1, FOR_BITPACK = 2, RLE = 3, DICTIONARY = 4, ALP = 5 };
 
 const char *EncodingName(Encoding e);
 
@@ -15,8 +15,9 @@ const char *EncodingName(Encoding e);
 Encoding EncodeChunk(const ColumnInput &in, ByteWriter &out);
 
 //! Decodes a segment body written by EncodeChunk. Throws FormatError on anything malformed.
-//! `body` must stay alive only for the call: strings are copied into `out.buffer`.
-void DecodeChunk(const ColumnType &type, uint64_t rows, ByteBuffer &&body, DecodedColumn &out);
+//! The body is moved into `out.buffer` and read from offset `start`; strings and plain
+//! fixed-width values may point into it.
+void DecodeChunk(const ColumnType &type, uint64_t rows, ByteBuffer &&body, DecodedColumn &out, size_t start = 0);
 void DecodeChunk(const ColumnType &type, uint64_t rows, std::vector<uint8_t> &&body, DecodedColumn &out);
 
 //! The value encoding recorded in a segment body (for inspection), without decoding.

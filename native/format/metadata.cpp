@@ -38,9 +38,9 @@ FileMetadata FileMetadata::Deserialize(const uint8_t *p, size_t n, uint64_t file
 	ByteReader r(p, n, "footer");
 	FileMetadata m;
 	m.version = static_cast<uint32_t>(r.Var());
-	if (m.version != kFormatVersion) {
+	if (m.version < kMinFormatVersion || m.version > kFormatVersion) {
 		throw FormatError("unsupported format version " + std::to_string(m.version) + " (this reader supports " +
-		                  std::to_string(kFormatVersion) + ")");
+		                  std::to_string(kMinFormatVersion) + " to " + std::to_string(kFormatVersion) + ")");
 	}
 	m.footer_size = n;
 	m.file_size = file_size;

@@ -13,7 +13,10 @@
 namespace vtx {
 
 constexpr char kMagic[4] = {'V', 'T', 'X', '1'};
-constexpr uint32_t kFormatVersion = 1;
+//! Version 2 adds the ALP encoding of floats; a writer marks a file version 2 only when one of
+//! its segments uses it, so that version-1 readers refuse such files instead of misreading them.
+constexpr uint32_t kFormatVersion = 2;
+constexpr uint32_t kMinFormatVersion = 1;
 constexpr size_t kHeaderSize = 4;
 constexpr size_t kTrailerSize = 12;
 

@@ -66,12 +66,55 @@ ByteBuffer ReadSegment(InputSource &source, const ChunkMeta &chunk) {
 	return raw;
 }
 
+namespace {
+
+// The values of a plain fixed-width segment start 2 bytes (validity kind, encoding) plus
+// 8 bytes per bitmap word into the body: a body placed 6 bytes into an 8-aligned buffer has
+// them 8-aligned, so the decoder can hand them to DuckDB where they lie.
+constexpr size_t kBodySlack = 6;
+
+//! Reads, verifies and decompresses a segment into `buf` at offset kBodySlack.
+void ReadSegmentAligned(InputSource &source, const ChunkMeta &chunk, ByteBuffer &buf) {
+	if (chunk.codec == Codec::NONE) {
+		buf.resize(kBodySlack + chunk.stored_size);
+		if (chunk.stored_size) {
+			source.ReadAt(chunk.offset, buf.data() + kBodySlack, chunk.stored_size);
+		}
+		if (Crc32c(buf.data() + kBodySlack, chunk.stored_size) != chunk.crc) {
+			throw FormatError("checksum mismatch in segment at offset " + std::to_string(chunk.offset) +
+			                  " (file is corrupt)");
+		}
+		if (chunk.raw_size != chunk.stored_size) {
+			throw FormatError("segment size does not match its declared size");
+		}
+		return;
+	}
+	thread_local ByteBuffer scratch;
+	scratch.resize(chunk.stored_size);
+	if (chunk.stored_size) {
+		source.ReadAt(chunk.offset, scratch.data(), scratch.size());
+	}
+	if (Crc32c(scratch.data(), scratch.size()) != chunk.crc) {
+		throw FormatError("checksum mismatch in segment at offset " + std::to_string(chunk.offset) +
+		                  " (file is corrupt)");
+	}
+	CheckDecompressedSize(chunk.codec, scratch.data(), scratch.size(), chunk.raw_size);
+	buf.resize(kBodySlack + chunk.raw_size);
+	Decompress(chunk.codec, scratch.data(), scratch.size(), buf.data() + kBodySlack, chunk.raw_size);
+	if (scratch.capacity() > (size_t(64) << 20)) {
+		ByteBuffer().swap(scratch); // do not hold on to an unusually large segment
+	}
+}
+
+} // namespace
+
 void ReadChunk(InputSource &source, const FileMetadata &meta, size_t zone, size_t column, DecodedColumn &out) {
 	auto &z = meta.zones.at(zone);
 	auto &chunk = z.chunks.at(column);
 	try {
-		auto body = ReadSegment(source, chunk);
-		DecodeChunk(meta.fields[column].type, z.rows, std::move(body), out);
+		ByteBuffer body;
+		ReadSegmentAligned(source, chunk, body);
+		DecodeChunk(meta.fields[column].type, z.rows, std::move(body), out, kBodySlack);
 	} catch (std::bad_alloc &) {
 		// A zone is decoded whole (rows x width bytes, up to 2^30 rows): say which one did not fit.
 		throw FormatError("zone " + std::to_string(zone) + " of " + std::to_string(z.rows) + " rows of column \"" +

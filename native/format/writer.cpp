@@ -4,7 +4,26 @@
 #include "encoding.hpp"
 #include "stats_builder.hpp"
 
+#include <algorithm>
+
 namespace vtx {
+
+namespace {
+
+bool PreferLz4(const std::vector<uint8_t> &body, int level) {
+	constexpr size_t kPrefix = 16 << 10;
+	std::vector<uint8_t> prefix(body.begin(), body.begin() + static_cast<std::ptrdiff_t>(std::min(body.size(), kPrefix)));
+	std::vector<uint8_t> z, l;
+	if (!Compress(Codec::LZ4, 0, prefix, l)) {
+		return false;
+	}
+	if (!Compress(Codec::ZSTD, level, prefix, z)) {
+		return true;
+	}
+	return l.size() <= z.size() + z.size() / 2;
+}
+
+} // namespace
 
 EncodedZone EncodeZone(const std::vector<ColumnInput> &columns, const WriterOptions &options) {
 	EncodedZone zone;
@@ -21,8 +40,20 @@ EncodedZone EncodeZone(const std::vector<ColumnInput> &columns, const WriterOpti
 		body.data.reserve(16 + in.count * (in.type.ByteWidth() ? in.type.ByteWidth() : 16) + in.count / 8);
 		out.encoding = static_cast<uint8_t>(EncodeChunk(in, body));
 		out.raw_size = body.Size();
-		if (Compress(options.codec, options.level, body.data, out.bytes)) {
-			out.codec = options.codec;
+		// Under zstd, lz4 is used instead where it stores at most half as much again as zstd:
+		// it decodes several times faster. Both are tried on a prefix first, so that only one
+		// codec compresses the whole segment.
+		Codec codec = options.codec;
+		if (codec == Codec::ZSTD) {
+			codec = PreferLz4(body.data, options.level) ? Codec::LZ4 : Codec::ZSTD;
+		}
+		bool compressed = Compress(codec, options.level, body.data, out.bytes);
+		if (!compressed && codec != options.codec) {
+			codec = options.codec; // the prefix misled: the codec asked for still gets its chance
+			compressed = Compress(codec, options.level, body.data, out.bytes);
+		}
+		if (compressed) {
+			out.codec = codec;
 		} else {
 			out.bytes = std::move(body.data);
 			out.codec = Codec::NONE;
@@ -35,6 +66,7 @@ EncodedZone EncodeZone(const std::vector<ColumnInput> &columns, const WriterOpti
 FileWriter::FileWriter(std::vector<Field> fields, OutputSink &sink, std::string created_by) : sink(sink) {
 	meta.fields = std::move(fields);
 	meta.created_by = std::move(created_by);
+	meta.version = kMinFormatVersion; // raised by the first segment that needs a newer reader
 	sink.Write(reinterpret_cast<const uint8_t *>(kMagic), sizeof(kMagic));
 	position = sizeof(kMagic);
 }
@@ -53,6 +85,9 @@ void FileWriter::AppendZone(EncodedZone &&zone) {
 		c.raw_size = chunk.raw_size;
 		c.codec = chunk.codec;
 		c.encoding = chunk.encoding;
+		if (c.encoding == static_cast<uint8_t>(Encoding::ALP)) {
+			meta.version = std::max<uint32_t>(meta.version, 2);
+		}
 		c.crc = chunk.crc;
 		c.stats = std::move(chunk.stats);
 		sink.Write(chunk.bytes.data(), chunk.bytes.size());

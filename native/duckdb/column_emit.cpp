@@ -1,0 +1,109 @@
+#include "column_emit.hpp"
+
+#include <atomic>
+#include <cstring>
+#include <string>
+
+namespace vortex {
+
+using namespace duckdb;
+
+namespace {
+
+//! Keeps a decoded chunk alive as long as a DuckDB vector points into it.
+class ChunkBuffer : public VectorBuffer {
+public:
+	explicit ChunkBuffer(std::shared_ptr<vtx::DecodedColumn> chunk)
+	    : VectorBuffer(VectorBufferType::OPAQUE_BUFFER), chunk(std::move(chunk)) {
+	}
+	std::shared_ptr<vtx::DecodedColumn> chunk;
+};
+
+//! A dictionary-encoded string chunk as DuckDB sees it: its dictionary once per chunk (the
+//! strings copied into the vector's own heap, so the cache holds no reference back to the
+//! chunk), plus one NULL entry at the end when the chunk has NULLs.
+struct DictionaryCache {
+	DictionaryCache(const LogicalType &type, idx_t size) : dict(type, size) {
+	}
+	Vector dict;
+	idx_t size = 0;
+	std::string id;
+};
+
+DictionaryCache &GetDictionary(const vtx::DecodedColumn &chunk, vtx::DecodedColumn &owner, const LogicalType &type) {
+	if (owner.consumer_cache) {
+		return *static_cast<DictionaryCache *>(owner.consumer_cache.get());
+	}
+	const idx_t d = chunk.dictionary.size();
+	const idx_t size = d + (chunk.all_valid ? 0 : 1);
+	auto cache = std::make_shared<DictionaryCache>(type, size);
+	auto data = FlatVector::GetData<string_t>(cache->dict);
+	for (idx_t i = 0; i < d; i++) {
+		auto &s = chunk.dictionary[i];
+		data[i] = StringVector::AddStringOrBlob(cache->dict, s.ptr, s.len);
+	}
+	if (size > d) {
+		data[d] = string_t();
+		FlatVector::SetNull(cache->dict, d, true);
+	}
+	cache->size = size;
+	static std::atomic<uint64_t> next_id {0};
+	cache->id = "vortex-" + std::to_string(next_id++);
+	owner.consumer_cache = cache;
+	return *cache;
+}
+
+} // namespace
+
+void EmitColumn(const vtx::DecodedColumn &chunk, const std::shared_ptr<vtx::DecodedColumn> &owner, idx_t offset,
+                idx_t count, uint32_t width, Vector &out) {
+	if (chunk.all_null) {
+		out.SetVectorType(VectorType::CONSTANT_VECTOR);
+		ConstantVector::SetNull(out, true);
+		return;
+	}
+	if (width == 0 && !chunk.codes.empty()) {
+		// Dictionary-encoded: a DuckDB dictionary vector, no string materialised per row.
+		auto &cache = GetDictionary(chunk, *owner, out.GetType());
+		SelectionVector sel(count);
+		const uint32_t *codes = chunk.codes.data() + offset;
+		if (chunk.all_valid) {
+			for (idx_t i = 0; i < count; i++) {
+				sel.set_index(i, codes[i]);
+			}
+		} else {
+			const auto null_entry = static_cast<uint32_t>(cache.size - 1);
+			for (idx_t i = 0; i < count; i++) {
+				sel.set_index(i, chunk.IsValid(offset + i) ? codes[i] : null_entry);
+			}
+		}
+		out.Dictionary(cache.dict, cache.size, sel, count);
+		DictionaryVector::SetDictionaryId(out, cache.id);
+		return;
+	}
+	if (width == 0) {
+		auto data = FlatVector::GetData<string_t>(out);
+		bool referenced = false;
+		const vtx::StringRef *src = chunk.strings.data() + offset;
+		for (idx_t i = 0; i < count; i++) {
+			data[i] = string_t(src[i].ptr, src[i].len);
+			referenced |= src[i].len > string_t::INLINE_LENGTH;
+		}
+		if (referenced) {
+			StringVector::AddBuffer(out, make_buffer<ChunkBuffer>(owner));
+		}
+	} else {
+		// The chunk's values are aligned to their width (or to 8 bytes): reference them.
+		FlatVector::SetData(out, const_cast<data_ptr_t>(chunk.Fixed() + offset * width));
+		out.SetAuxiliary(make_buffer<ChunkBuffer>(owner));
+	}
+	if (!chunk.all_valid) {
+		// offset is a multiple of STANDARD_VECTOR_SIZE, so whole words line up.
+		auto &mask = FlatVector::Validity(out);
+		mask.Initialize(MaxValue<idx_t>(count, STANDARD_VECTOR_SIZE));
+		auto words = (count + 63) / 64;
+		std::memcpy(mask.GetData(), chunk.validity.data() + offset / 64, words * sizeof(uint64_t));
+	}
+}
+
+} // namespace vortex

@@ -1,0 +1,16 @@
+// Hands one vector's worth of a decoded column chunk to DuckDB.
+#pragma once
+#include "../format/column.hpp"
+#include "duckdb.hpp"
+
+#include <memory>
+
+namespace vortex {
+
+//! Fills `out` with rows [offset, offset + count) of `chunk` (offset a multiple of 64).
+//! Fixed-width values are referenced, not copied: the vector points into the chunk, which
+//! `owner` keeps alive through the vector's auxiliary buffer. Validity is copied word by word.
+void EmitColumn(const vtx::DecodedColumn &chunk, const std::shared_ptr<vtx::DecodedColumn> &owner, duckdb::idx_t offset,
+                duckdb::idx_t count, uint32_t width, duckdb::Vector &out);
+
+} // namespace vortex
