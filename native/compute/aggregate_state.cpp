@@ -1,5 +1,6 @@
 #include "aggregate_state.hpp"
 
+#include "../format/scratch.hpp"
 #include "../format/stats_builder.hpp"
 
 #include <algorithm>
@@ -235,7 +236,10 @@ void AggregateState::AddDecoded(const DecodedColumn &chunk, const uint8_t *selec
 	ColumnInput in;
 	in.type = type;
 	in.count = chunk.count;
-	thread_local StringRefs materialised; // dictionary-coded strings, row by row
+	// Per-thread buffers, released when no query needs them (format/scratch.hpp).
+	ScratchLease lease;
+	thread_local ScratchSlot<StringRefs> materialised_slot; // dictionary-coded strings, row by row
+	auto &materialised = materialised_slot.value;
 	in.fixed = chunk.Fixed();
 	in.strings = type.IsString() ? chunk.Strings(materialised) : nullptr;
 	if (chunk.all_valid && !selected) {
@@ -245,8 +249,10 @@ void AggregateState::AddDecoded(const DecodedColumn &chunk, const uint8_t *selec
 	}
 	// Rows left out (NULL, or not selected) are dropped, and the statistics of what is left
 	// are computed over dense values: no per-row branch on validity.
-	thread_local ByteBuffer fixed;
-	thread_local StringRefs strings;
+	thread_local ScratchSlot<ByteBuffer> fixed_slot;
+	thread_local ScratchSlot<StringRefs> strings_slot;
+	auto &fixed = fixed_slot.value;
+	auto &strings = strings_slot.value;
 	const auto width = type.ByteWidth();
 	uint64_t kept = 0;
 	if (width == 0) {

@@ -89,7 +89,10 @@ void ReadSegmentAligned(InputSource &source, const ChunkMeta &chunk, ByteBuffer 
 		}
 		return;
 	}
-	thread_local ByteBuffer scratch;
+	// Read through only: a per-thread buffer, released when no query needs it (scratch.hpp).
+	ScratchLease lease;
+	thread_local ScratchSlot<ByteBuffer> slot;
+	auto &scratch = slot.value;
 	scratch.resize(chunk.stored_size);
 	if (chunk.stored_size) {
 		source.ReadAt(chunk.offset, scratch.data(), scratch.size());
