@@ -21,6 +21,7 @@ export const DUCKDB_LINE_TESTS = [
   'grouped-pushdown', // at reduced size (VORTEX_FC_RUNS)
   'filters',
   'filters-property',
+  'encodings', // ALP, bit-packing, dictionary vectors
 ];
 
 const dir = process.env.VORTEX_NODE_API_DIR;

@@ -1,5 +1,7 @@
 #include "column_emit.hpp"
 
+#include "duckdb_compat.hpp"
+
 #include <atomic>
 #include <cstring>
 #include <string>
@@ -78,7 +80,7 @@ void EmitColumn(const vtx::DecodedColumn &chunk, const std::shared_ptr<vtx::Deco
 			}
 		}
 		out.Dictionary(cache.dict, cache.size, sel, count);
-		DictionaryVector::SetDictionaryId(out, cache.id);
+		compat::SetDictionaryId(out, cache.id);
 		return;
 	}
 	if (width == 0) {

@@ -46,5 +46,12 @@ void RegisterOptimizerExtensions(duckdb::DBConfig &config, std::vector<duckdb::O
 #endif
 }
 
+//! Names a dictionary vector's dictionary, so that DuckDB can recognise it across chunks.
+//! 1.4 has DictionaryVector::SetDictionaryId; 1.5 dropped it, and both keep the id on the
+//! vector's DictionaryBuffer.
+inline void SetDictionaryId(duckdb::Vector &vector, std::string id) {
+	vector.GetBuffer()->Cast<duckdb::DictionaryBuffer>().SetDictionaryId(std::move(id));
+}
+
 } // namespace compat
 } // namespace vortex
