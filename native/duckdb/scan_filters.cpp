@@ -72,7 +72,9 @@ bool ValueToRaw(const LogicalType &type, const Value &value, std::string &raw) {
 	case PhysicalType::UINT64: raw = Bytes(value.GetValueUnsafe<uint64_t>()); return true;
 	case PhysicalType::INT128: {
 		auto h = value.GetValueUnsafe<hugeint_t>();
-		raw = Bytes((static_cast<vtx::int128>(h.upper) << 64) | static_cast<vtx::int128>(h.lower));
+		// Assembled unsigned: shifting a negative upper half is undefined behaviour.
+		auto bits = (static_cast<vtx::uint128>(static_cast<uint64_t>(h.upper)) << 64) | static_cast<vtx::uint128>(h.lower);
+		raw = Bytes(static_cast<vtx::int128>(bits));
 		return true;
 	}
 	case PhysicalType::UINT128: {
