@@ -116,7 +116,10 @@ describe('RSS after a large COPY and scan', () => {
   // What this code holds is checked exactly (no idle thread buffers, a small C heap); RSS itself
   // also moves with DuckDB's own allocator (jemalloc), which keeps up to about 60 MiB of freed
   // pages in some runs and not in others (docs/RELIABILITY.md), so it gets a looser bound here.
-  it('returns (scripts/memory-return.mjs, 8M rows in zones of 1M)', () => {
+  // Under scripts/asan-test.sh, AddressSanitizer's allocator keeps freed memory in quarantine:
+  // RSS cannot come back there by design, so this one measurement is skipped.
+  const underAsan = (process.env.LD_PRELOAD ?? '').includes('libasan');
+  it.skipIf(underAsan)('returns (scripts/memory-return.mjs, 8M rows in zones of 1M)', () => {
     const r = spawnSync(process.execPath, [join(__dirname, '..', 'scripts', 'memory-return.mjs'), '--rows', '8000000', '--row-group-size', '1000000', '--json', '--dir', dir], {
       encoding: 'utf8', timeout: 300_000,
     });
