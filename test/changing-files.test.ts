@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { explain, isPushed, openDb, show, sqlString, tempDir } from './helpers';
+import { answerText, explain, isPushed, openDb, show, sqlString, tempDir } from './helpers';
 
 // A statement prepared once and run while the files under it are rewritten, added or removed
 // must answer over the files as they are when it runs: exactly what a fresh statement returns,
@@ -29,9 +29,7 @@ beforeAll(async () => {
 });
 
 async function answer(sql: string, prepared?: { run(): Promise<string> }): Promise<string> {
-  if (prepared) return prepared.run();
-  const r = await conn.runAndReadAll(sql);
-  return JSON.stringify({ types: r.columnTypes().map(String), rows: r.getRowsJS().map((row) => row.map(show)) });
+  return prepared ? prepared.run() : answerText(conn, sql);
 }
 
 async function prepare(sql: string): Promise<{ run(): Promise<string> }> {

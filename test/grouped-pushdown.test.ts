@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { explain, openDb, show, sqlString, tempDir } from './helpers';
+import { answerText, explain, openDb, sqlString, tempDir } from './helpers';
 
 // GROUP BY answered inside the reader: for random key columns (NULL keys, clustered and random
 // layouts, one and two keys, many zones, several files) and every allowed aggregate, pushed =
@@ -19,14 +19,7 @@ beforeAll(async () => {
   ({ conn } = await openDb());
 });
 
-async function outcome(sql: string): Promise<string> {
-  try {
-    const r = await conn.runAndReadAll(sql);
-    return JSON.stringify({ types: r.columnTypes().map(String), rows: r.getRowsJS().map((row) => row.map(show)) });
-  } catch (e) {
-    return `error: ${(e as Error).message}`;
-  }
-}
+const outcome = (sql: string) => answerText(conn, sql);
 
 async function pushedGrouped(sql: string): Promise<boolean> {
   const plan = await explain(conn, sql);

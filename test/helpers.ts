@@ -61,3 +61,13 @@ export function show(v: unknown): string {
   if (typeof v === 'object') return JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? `${x}n` : x));
   return JSON.stringify(v);
 }
+
+/** A query's whole answer as text: column types and rows (show()), or its error message. */
+export async function answerText(conn: DuckDBConnection, sql: string): Promise<string> {
+  try {
+    const r = await conn.runAndReadAll(sql);
+    return JSON.stringify({ types: r.columnTypes().map(String), rows: r.getRowsJS().map((row) => row.map(show)) });
+  } catch (e) {
+    return `error: ${(e as Error).message}`;
+  }
+}

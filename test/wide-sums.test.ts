@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { isPushed, openDb, show, sqlString, tempDir } from './helpers';
+import { answerText, isPushed, openDb, sqlString, tempDir } from './helpers';
 
 // sum/avg over 128-bit integers (HUGEINT, DECIMAL wider than 18 digits) are pushed only when
 // zone statistics prove that no order of addition can overflow DuckDB's 128-bit accumulator;
@@ -15,14 +15,7 @@ beforeAll(async () => {
   ({ conn } = await openDb());
 });
 
-async function outcome(sql: string): Promise<string> {
-  try {
-    const r = await conn.runAndReadAll(sql);
-    return JSON.stringify({ types: r.columnTypes().map(String), rows: r.getRowsJS().map((row) => row.map(show)) });
-  } catch (e) {
-    return `error: ${(e as Error).message}`;
-  }
-}
+const outcome = (sql: string) => answerText(conn, sql);
 
 /** Writes `select` to a .vtx file (small zones) and a native table; returns the scan and the table. */
 async function load(select: string): Promise<{ scan: string; table: string }> {

@@ -23,7 +23,7 @@ unique_ptr<FunctionData> GroupedBindData::Copy() const {
 	r->field_types = field_types;
 	r->keys = keys;
 	r->hive = hive;
-	for (auto &t : key_transforms) {
+	for (auto &t : key_transforms) { // expressions: the one member that is not copyable
 		r->key_transforms.push_back(t ? t->Copy() : nullptr);
 	}
 	r->aggregates = aggregates;
@@ -34,16 +34,10 @@ unique_ptr<FunctionData> GroupedBindData::Copy() const {
 
 bool GroupedBindData::Equals(const FunctionData &other_p) const {
 	auto &o = other_p.Cast<GroupedBindData>();
-	if (files.size() != o.files.size() || keys != o.keys || aggregates != o.aggregates || filters != o.filters ||
+	if (keys != o.keys || aggregates != o.aggregates || filters != o.filters || field_types != o.field_types ||
 	    hive.keys != o.hive.keys || hive.types != o.hive.types || hive.values != o.hive.values ||
-	    key_transforms.size() != o.key_transforms.size() ||
-	    field_types != o.field_types) {
+	    key_transforms.size() != o.key_transforms.size() || !SamePlannedFiles(files, o.files)) {
 		return false;
-	}
-	for (size_t i = 0; i < files.size(); i++) {
-		if (files[i].path != o.files[i].path || !SameFileVersion(*files[i].meta, *o.files[i].meta)) {
-			return false;
-		}
 	}
 	for (size_t k = 0; k < key_transforms.size(); k++) {
 		auto &a = key_transforms[k], &b = o.key_transforms[k];

@@ -81,6 +81,18 @@ bool SameFileVersion(const vtx::FileMetadata &planned, const vtx::FileMetadata &
 	                            planned.footer_crc == now.footer_crc);
 }
 
+bool SamePlannedFiles(const std::vector<ScanFile> &a, const std::vector<ScanFile> &b) {
+	if (a.size() != b.size()) {
+		return false;
+	}
+	for (size_t i = 0; i < a.size(); i++) {
+		if (a[i].path != b[i].path || !SameFileVersion(*a[i].meta, *b[i].meta)) {
+			return false;
+		}
+	}
+	return true;
+}
+
 void CheckFitsPlan(const std::vector<ScanFile> &planned, idx_t file, const std::vector<vtx::Field> &fields,
                    const vector<LogicalType> &types, const vtx::FileMetadata &now) {
 	auto &path = planned[file].path;

@@ -30,6 +30,9 @@ ColumnEnvelope PlannedEnvelope(const std::vector<ScanFile> &files, const vtx::Fi
 //! Whether `now` is the very version of the file whose footer was planned with.
 bool SameFileVersion(const vtx::FileMetadata &planned, const vtx::FileMetadata &now);
 
+//! The same paths, in the same order, at the same versions (for FunctionData::Equals).
+bool SamePlannedFiles(const std::vector<ScanFile> &a, const std::vector<ScanFile> &b);
+
 //! Throws unless `now` (file `file` of `planned`, as read at execution) has the planned schema
 //! and fits every planned column envelope.
 void CheckFitsPlan(const std::vector<ScanFile> &planned, duckdb::idx_t file, const std::vector<vtx::Field> &fields,

@@ -19,28 +19,13 @@ using vtx::compute::AggregateState;
 using vtx::compute::KernelOptions;
 
 unique_ptr<FunctionData> PushedBindData::Copy() const {
-	auto r = make_uniq<PushedBindData>();
-	r->files = files;
-	r->fields = fields;
-	r->field_types = field_types;
-	r->aggregates = aggregates;
-	r->filters = filters;
-	r->file_filters = file_filters;
-	return std::move(r);
+	return make_uniq<PushedBindData>(*this);
 }
 
 bool PushedBindData::Equals(const FunctionData &other_p) const {
 	auto &o = other_p.Cast<PushedBindData>();
-	if (files.size() != o.files.size() || aggregates != o.aggregates || field_types != o.field_types ||
-	    filters != o.filters || file_filters != o.file_filters) {
-		return false;
-	}
-	for (size_t i = 0; i < files.size(); i++) {
-		if (files[i].path != o.files[i].path || !SameFileVersion(*files[i].meta, *o.files[i].meta)) {
-			return false;
-		}
-	}
-	return true;
+	return aggregates == o.aggregates && field_types == o.field_types && filters == o.filters &&
+	       file_filters == o.file_filters && SamePlannedFiles(files, o.files);
 }
 
 namespace {

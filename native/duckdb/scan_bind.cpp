@@ -14,34 +14,19 @@ using namespace duckdb;
 // ---- bind data ----------------------------------------------------------------------
 
 unique_ptr<FunctionData> ScanBindData::Copy() const {
-	auto r = make_uniq<ScanBindData>();
-	r->files = files;
-	r->fields = fields;
-	r->types = types;
-	r->filename_column = filename_column;
-	r->hive = hive;
-	r->total_rows = total_rows;
-	r->null_filters = null_filters;
-	return std::move(r);
+	return make_uniq<ScanBindData>(*this);
 }
 
 bool ScanBindData::Equals(const FunctionData &other_p) const {
 	auto &o = other_p.Cast<ScanBindData>();
-	if (files.size() != o.files.size() || filename_column != o.filename_column || types != o.types ||
-	    hive.keys != o.hive.keys || hive.types != o.hive.types || hive.values != o.hive.values || null_filters != o.null_filters) {
-		return false;
+	// Field names matter (they are the output columns); types are compared with `types`.
+	bool same_names = fields.size() == o.fields.size();
+	for (size_t i = 0; same_names && i < fields.size(); i++) {
+		same_names = fields[i].name == o.fields[i].name;
 	}
-	for (size_t i = 0; i < fields.size(); i++) {
-		if (fields[i].name != o.fields[i].name || fields[i].type != o.fields[i].type) {
-			return false;
-		}
-	}
-	for (size_t i = 0; i < files.size(); i++) {
-		if (files[i].path != o.files[i].path || !SameFileVersion(*files[i].meta, *o.files[i].meta)) {
-			return false;
-		}
-	}
-	return true;
+	return same_names && types == o.types && filename_column == o.filename_column && hive.keys == o.hive.keys &&
+	       hive.types == o.hive.types && hive.values == o.hive.values && null_filters == o.null_filters &&
+	       SamePlannedFiles(files, o.files);
 }
 
 namespace {

@@ -37,35 +37,6 @@ FileMetadata ReadMetadata(InputSource &source) {
 	return meta;
 }
 
-ByteBuffer ReadSegment(InputSource &source, const ChunkMeta &chunk) {
-	// A compressed segment is only read through: keep that buffer per thread (released when
-	// no query needs it, scratch.hpp).
-	ScratchLease lease;
-	thread_local ScratchSlot<ByteBuffer> slot;
-	auto &scratch = slot.value;
-	const bool compressed = chunk.codec != Codec::NONE;
-	ByteBuffer direct;
-	ByteBuffer &stored = compressed ? scratch : direct;
-	stored.resize(chunk.stored_size);
-	if (chunk.stored_size) {
-		source.ReadAt(chunk.offset, stored.data(), stored.size());
-	}
-	if (Crc32c(stored.data(), stored.size()) != chunk.crc) {
-		throw FormatError("checksum mismatch in segment at offset " + std::to_string(chunk.offset) +
-		                  " (file is corrupt)");
-	}
-	if (!compressed) {
-		return direct;
-	}
-	CheckDecompressedSize(chunk.codec, stored.data(), stored.size(), chunk.raw_size);
-	ByteBuffer raw(chunk.raw_size);
-	Decompress(chunk.codec, stored.data(), stored.size(), raw.data(), raw.size());
-	if (scratch.capacity() > (size_t(64) << 20)) {
-		ByteBuffer().swap(scratch); // do not hold on to an unusually large segment
-	}
-	return raw;
-}
-
 namespace {
 
 // The values of a plain fixed-width segment start 2 bytes (validity kind, encoding) plus
@@ -73,16 +44,19 @@ namespace {
 // them 8-aligned, so the decoder can hand them to DuckDB where they lie.
 constexpr size_t kBodySlack = 6;
 
-//! Reads, verifies and decompresses a segment into `buf` at offset kBodySlack.
-void ReadSegmentAligned(InputSource &source, const ChunkMeta &chunk, ByteBuffer &buf) {
+[[noreturn]] void ThrowChecksum(const ChunkMeta &chunk) {
+	throw FormatError("checksum mismatch in segment at offset " + std::to_string(chunk.offset) + " (file is corrupt)");
+}
+
+//! Reads, verifies and decompresses a segment into `buf`, `slack` bytes in.
+void ReadSegmentInto(InputSource &source, const ChunkMeta &chunk, ByteBuffer &buf, size_t slack) {
 	if (chunk.codec == Codec::NONE) {
-		buf.resize(kBodySlack + chunk.stored_size);
+		buf.resize(slack + chunk.stored_size);
 		if (chunk.stored_size) {
-			source.ReadAt(chunk.offset, buf.data() + kBodySlack, chunk.stored_size);
+			source.ReadAt(chunk.offset, buf.data() + slack, chunk.stored_size);
 		}
-		if (Crc32c(buf.data() + kBodySlack, chunk.stored_size) != chunk.crc) {
-			throw FormatError("checksum mismatch in segment at offset " + std::to_string(chunk.offset) +
-			                  " (file is corrupt)");
+		if (Crc32c(buf.data() + slack, chunk.stored_size) != chunk.crc) {
+			ThrowChecksum(chunk);
 		}
 		if (chunk.raw_size != chunk.stored_size) {
 			throw FormatError("segment size does not match its declared size");
@@ -98,12 +72,11 @@ void ReadSegmentAligned(InputSource &source, const ChunkMeta &chunk, ByteBuffer 
 		source.ReadAt(chunk.offset, scratch.data(), scratch.size());
 	}
 	if (Crc32c(scratch.data(), scratch.size()) != chunk.crc) {
-		throw FormatError("checksum mismatch in segment at offset " + std::to_string(chunk.offset) +
-		                  " (file is corrupt)");
+		ThrowChecksum(chunk);
 	}
 	CheckDecompressedSize(chunk.codec, scratch.data(), scratch.size(), chunk.raw_size);
-	buf.resize(kBodySlack + chunk.raw_size);
-	Decompress(chunk.codec, scratch.data(), scratch.size(), buf.data() + kBodySlack, chunk.raw_size);
+	buf.resize(slack + chunk.raw_size);
+	Decompress(chunk.codec, scratch.data(), scratch.size(), buf.data() + slack, chunk.raw_size);
 	if (scratch.capacity() > (size_t(64) << 20)) {
 		ByteBuffer().swap(scratch); // do not hold on to an unusually large segment
 	}
@@ -111,12 +84,18 @@ void ReadSegmentAligned(InputSource &source, const ChunkMeta &chunk, ByteBuffer 
 
 } // namespace
 
+ByteBuffer ReadSegment(InputSource &source, const ChunkMeta &chunk) {
+	ByteBuffer body;
+	ReadSegmentInto(source, chunk, body, 0);
+	return body;
+}
+
 void ReadChunk(InputSource &source, const FileMetadata &meta, size_t zone, size_t column, DecodedColumn &out) {
 	auto &z = meta.zones.at(zone);
 	auto &chunk = z.chunks.at(column);
 	try {
 		ByteBuffer body;
-		ReadSegmentAligned(source, chunk, body);
+		ReadSegmentInto(source, chunk, body, kBodySlack);
 		DecodeChunk(meta.fields[column].type, z.rows, std::move(body), out, kBodySlack);
 	} catch (std::bad_alloc &) {
 		// A zone is decoded whole (rows x width bytes, up to 2^30 rows): say which one did not fit.
