@@ -86,8 +86,8 @@ ScratchLease::~ScratchLease() {
 	thread.depth--;
 	// Nothing in flight any more (the activity ended while this thread was busy): drop this
 	// thread's buffers now rather than keep them until the next query ends.
-	if (thread.depth == 0 && activities.load() == 0) {
-		thread.ReleaseLocked();
+	if (thread.depth == 0 && activities.load() == 0 && thread.ReleaseLocked() > 0) {
+		ReturnFreeHeap();
 	}
 }
 
@@ -98,6 +98,7 @@ ScratchActivity::ScratchActivity() {
 ScratchActivity::~ScratchActivity() {
 	if (--activities == 0) {
 		ReleaseIdleScratch();
+		ReturnFreeHeap();
 	}
 }
 
@@ -127,6 +128,20 @@ size_t IdleScratchBytes() {
 
 size_t ScratchActivities() {
 	return activities.load();
+}
+
+void ReturnFreeHeap() {
+#if defined(__GLIBC__)
+	// glibc keeps freed chunks inside its arenas, and after a large free it raises its mmap
+	// threshold, so multi-megabyte zone buffers end up in arenas it does not hand back: hundreds
+	// of MiB stayed resident after a large COPY in some runs. Trimming is a walk of the arenas
+	// (milliseconds), so it runs only when the last operation ends with much memory held free.
+	constexpr size_t kTrimAbove = size_t(32) << 20;
+	size_t in_use = 0, free_held = 0;
+	if (!HeapInfo(in_use, free_held) || free_held > kTrimAbove) {
+		malloc_trim(0);
+	}
+#endif
 }
 
 bool HeapInfo(size_t &in_use, size_t &free_held) {

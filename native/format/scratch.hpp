@@ -79,6 +79,8 @@ size_t ReleaseIdleScratch();
 size_t IdleScratchBytes();
 //! Number of ScratchActivity objects alive.
 size_t ScratchActivities();
+//! Hands the C heap's free pages back to the OS when it holds much free memory (glibc only).
+void ReturnFreeHeap();
 //! The C heap (glibc malloc): bytes in use and bytes free but held; false elsewhere.
 bool HeapInfo(size_t &in_use, size_t &free_held);
 
