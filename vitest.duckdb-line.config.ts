@@ -22,6 +22,7 @@ export const DUCKDB_LINE_TESTS = [
   'filters',
   'filters-property',
   'encodings', // ALP, bit-packing, dictionary vectors
+  'nested', // nested and ENUM columns (format version 3)
 ];
 
 const dir = process.env.VORTEX_NODE_API_DIR;

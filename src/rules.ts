@@ -82,11 +82,18 @@ export const FLOAT_TYPES = ['FLOAT', 'DOUBLE'] as const;
 export const STRING_TYPES = ['VARCHAR', 'BLOB'] as const;
 export const TEMPORAL_TYPES = ['DATE', 'TIME', 'TIMESTAMP', 'TIMESTAMP_S', 'TIMESTAMP_MS', 'TIMESTAMP_NS', 'TIMESTAMP WITH TIME ZONE'] as const;
 export const OTHER_TYPES = ['UUID', 'INTERVAL', 'TIME WITH TIME ZONE'] as const;
+/**
+ * Nested types and ENUM (format version 3): only `count` is pushed for them, from the NULL count
+ * of the column's own stream (a NULL struct, list, map, array or union; an ENUM's codes). Fields
+ * of a struct are pushed under the rules of their own type: their streams store a field NULL
+ * wherever a struct above it is NULL, so their statistics are exactly those of `s.a`.
+ */
+export const NESTED_TYPES = ['STRUCT', 'LIST', 'MAP', 'ARRAY', 'UNION', 'ENUM'] as const;
 
 /** Every type a .vtx file stores, by the name rules use. */
 export const STORED_TYPES: readonly string[] = [
   'BOOLEAN', ...INTEGER_TYPES, ...WIDE_INTEGER_TYPES, DECIMAL_NARROW, DECIMAL_WIDE, ...FLOAT_TYPES,
-  ...STRING_TYPES, ...TEMPORAL_TYPES, ...OTHER_TYPES,
+  ...STRING_TYPES, ...TEMPORAL_TYPES, ...OTHER_TYPES, ...NESTED_TYPES,
 ];
 
 const SUMMABLE = ['BOOLEAN', ...INTEGER_TYPES, DECIMAL_NARROW, ...FLOAT_TYPES];
@@ -107,7 +114,7 @@ export const pushdownRules: readonly PushdownRule[] = Object.freeze([
   }),
   ...rules(['count'], STORED_TYPES, {
     flag: 'count', kernel: 'count', skipNans: false, onEmpty: 'zero',
-    why: 'non-null count per zone; NaN is a value to DuckDB, so NaN is counted',
+    why: 'non-null count per zone; NaN is a value to DuckDB, so NaN is counted; nested types: the NULL count of their own stream',
   }),
   ...rules(['sum', 'sum_no_overflow'], SUMMABLE, {
     flag: 'sum', kernel: 'sum', skipNans: false, onEmpty: 'null',
@@ -149,6 +156,10 @@ export function typeKey(duckdbType: string): string {
   const dec = /^(?:DECIMAL|NUMERIC)\s*\(\s*(\d+)\s*(?:,\s*\d+\s*)?\)$/.exec(t);
   if (dec) return Number(dec[1]) <= 18 ? DECIMAL_NARROW : DECIMAL_WIDE;
   if (t === 'DECIMAL' || t === 'NUMERIC') return DECIMAL_NARROW; // DuckDB's default DECIMAL(18,3)
+  const nested = /^(STRUCT|MAP|UNION|ENUM)\s*\(/.exec(t);
+  if (nested) return nested[1];
+  if (/\[\d+\]$/.test(t)) return 'ARRAY';
+  if (/\[\]$/.test(t)) return 'LIST';
   const aliases: Record<string, string> = {
     BOOL: 'BOOLEAN', INT1: 'TINYINT', INT2: 'SMALLINT', INT4: 'INTEGER', INT: 'INTEGER', INT8: 'BIGINT', LONG: 'BIGINT',
     INT128: 'HUGEINT', FLOAT4: 'FLOAT', REAL: 'FLOAT', FLOAT8: 'DOUBLE', STRING: 'VARCHAR', TEXT: 'VARCHAR',

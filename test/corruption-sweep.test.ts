@@ -1,4 +1,5 @@
-// Corruption sweep: a small multi-type, multi-zone .vtx file, changed one byte at a time at
+// Corruption sweep: a small multi-type, multi-zone .vtx file (format version 3: it has a struct
+// holding a list), changed one byte at a time at
 // every offset and truncated to every length, each read by a full scan, a filtered scan and a
 // pushed aggregate in a child process. Every outcome must be the right answer (the byte was
 // not read by that query) or a DuckDB error naming the file; a crash, a hang, a wrong answer
@@ -32,14 +33,15 @@ const SOURCE = `
          ((i // 10) * 1.25)::DECIMAL(9,2) AS k,
          i % 3 = 0 AS b,
          CASE WHEN i >= 100 THEN NULL ELSE DATE '2024-01-01' + (i // 40)::INTEGER END AS t,
-         md5(i::VARCHAR) AS h
+         md5(i::VARCHAR) AS h,
+         CASE WHEN i % 9 = 4 THEN NULL ELSE {'a': i % 5, 'l': CASE WHEN i % 4 = 0 THEN NULL ELSE [i % 3, NULL] END} END AS st
   FROM range(120) r(i)`;
 
 // $FILE is replaced by the quoted path.
 const QUERIES = [
   `SELECT * FROM vortex_scan($FILE)`,
   `SELECT count(*), count(n), sum(n), max(n) FROM vortex_scan($FILE) WHERE id BETWEEN 45 AND 70`,
-  `SELECT count(*), sum(id), min(id), max(id), count(n), sum(n), avg(k), min(s), max(l), min(t), max(t), sum(d) FROM vortex_scan($FILE)`,
+  `SELECT count(*), sum(id), min(id), max(id), count(n), sum(n), avg(k), min(s), max(l), min(t), max(t), sum(d), count(st), sum(st.a) FROM vortex_scan($FILE)`,
 ];
 const PUSHED_QUERY = 2;
 

@@ -55,10 +55,103 @@ DictionaryCache &GetDictionary(const vtx::DecodedColumn &chunk, vtx::DecodedColu
 	return *cache;
 }
 
+//! Copies values [offset, offset + count) of a decoded stream of `type` into the flat vector
+//! `dst` from position `at` (which has room), children included.
+void CopyInto(const vtx::DecodedColumn &chunk, const std::shared_ptr<vtx::DecodedColumn> &owner, idx_t offset,
+              idx_t count, const vtx::ColumnType &type, Vector &dst, idx_t at) {
+	auto &mask = FlatVector::Validity(dst);
+	if (!chunk.all_valid) {
+		for (idx_t i = 0; i < count; i++) {
+			if (!chunk.IsValid(offset + i)) {
+				mask.SetInvalid(at + i);
+			}
+		}
+	}
+	auto &children = type.Children();
+	switch (type.id) {
+	case vtx::TypeId::STRUCT: {
+		auto &entries = StructVector::GetEntries(dst);
+		for (idx_t c = 0; c < children.size(); c++) {
+			CopyInto(chunk.children[c], owner, offset, count, children[c].type, *entries[c], at);
+		}
+		return;
+	}
+	case vtx::TypeId::UNION: {
+		auto &entries = StructVector::GetEntries(dst);
+		auto tags = FlatVector::GetData<uint8_t>(*entries[0]);
+		std::memcpy(tags + at, chunk.Fixed() + offset, count);
+		if (!chunk.all_valid) {
+			// A union is NULL where its tag is (DuckDB's UnionVector reads NULL-ness from the tag).
+			auto &tag_mask = FlatVector::Validity(*entries[0]);
+			for (idx_t i = 0; i < count; i++) {
+				if (!chunk.IsValid(offset + i)) {
+					tag_mask.SetInvalid(at + i);
+				}
+			}
+		}
+		for (idx_t c = 0; c < children.size(); c++) {
+			CopyInto(chunk.children[c], owner, offset, count, children[c].type, *entries[c + 1], at);
+		}
+		return;
+	}
+	case vtx::TypeId::ARRAY: {
+		const idx_t size = type.nested->array_size;
+		CopyInto(chunk.children[0], owner, offset * size, count * size, children[0].type, ArrayVector::GetEntry(dst),
+		         at * size);
+		return;
+	}
+	case vtx::TypeId::LIST:
+	case vtx::TypeId::MAP: {
+		auto entries = FlatVector::GetData<list_entry_t>(dst);
+		const idx_t base = ListVector::GetListSize(dst);
+		const uint64_t first = chunk.list_offsets[offset];
+		for (idx_t i = 0; i < count; i++) {
+			entries[at + i].offset = base + (chunk.list_offsets[offset + i] - first);
+			entries[at + i].length = chunk.list_offsets[offset + i + 1] - chunk.list_offsets[offset + i];
+		}
+		const idx_t total = chunk.list_offsets[offset + count] - first;
+		ListVector::Reserve(dst, base + total);
+		auto &child = ListVector::GetEntry(dst);
+		if (type.id == vtx::TypeId::LIST) {
+			CopyInto(chunk.children[0], owner, first, total, children[0].type, child, base);
+		} else {
+			auto &kv = StructVector::GetEntries(child);
+			CopyInto(chunk.children[0], owner, first, total, children[0].type, *kv[0], base);
+			CopyInto(chunk.children[1], owner, first, total, children[1].type, *kv[1], base);
+		}
+		ListVector::SetListSize(dst, base + total);
+		return;
+	}
+	default:
+		break;
+	}
+	const auto width = type.ByteWidth();
+	if (width) {
+		std::memcpy(FlatVector::GetData(dst) + at * width, chunk.Fixed() + offset * width, count * width);
+		return;
+	}
+	auto data = FlatVector::GetData<string_t>(dst);
+	bool referenced = false;
+	for (idx_t i = 0; i < count; i++) {
+		auto &s = chunk.StringAt(offset + i);
+		data[at + i] = string_t(s.ptr, s.len);
+		referenced |= s.len > string_t::INLINE_LENGTH;
+	}
+	if (referenced) {
+		StringVector::AddBuffer(dst, make_buffer<ChunkBuffer>(owner));
+	}
+}
+
 } // namespace
 
 void EmitColumn(const vtx::DecodedColumn &chunk, const std::shared_ptr<vtx::DecodedColumn> &owner, idx_t offset,
-                idx_t count, uint32_t width, Vector &out) {
+                idx_t count, const vtx::ColumnType &type, Vector &out) {
+	if (type.IsNested()) {
+		out.SetVectorType(VectorType::FLAT_VECTOR);
+		CopyInto(chunk, owner, offset, count, type, out, 0);
+		return;
+	}
+	const uint32_t width = type.ByteWidth();
 	if (chunk.all_null) {
 		out.SetVectorType(VectorType::CONSTANT_VECTOR);
 		ConstantVector::SetNull(out, true);

@@ -10,7 +10,8 @@ namespace vortex {
 //! Fills `out` with rows [offset, offset + count) of `chunk` (offset a multiple of 64).
 //! Fixed-width values are referenced, not copied: the vector points into the chunk, which
 //! `owner` keeps alive through the vector's auxiliary buffer. Validity is copied word by word.
+//! Nested values are copied into DuckDB's STRUCT, LIST, MAP, ARRAY and UNION vectors.
 void EmitColumn(const vtx::DecodedColumn &chunk, const std::shared_ptr<vtx::DecodedColumn> &owner, duckdb::idx_t offset,
-                duckdb::idx_t count, uint32_t width, duckdb::Vector &out);
+                duckdb::idx_t count, const vtx::ColumnType &type, duckdb::Vector &out);
 
 } // namespace vortex

@@ -16,6 +16,7 @@
 #include "duckdb/planner/expression/bound_aggregate_expression.hpp"
 #include "duckdb/planner/expression/bound_cast_expression.hpp"
 #include "duckdb/planner/expression/bound_columnref_expression.hpp"
+#include "duckdb/planner/expression/bound_constant_expression.hpp"
 #include "duckdb/planner/expression/bound_function_expression.hpp"
 #include "duckdb/planner/expression/bound_reference_expression.hpp"
 #include "duckdb/planner/operator/logical_aggregate.hpp"
@@ -79,17 +80,66 @@ struct Chain {
 	std::vector<LogicalFilter *> filters; //! FILTERs between the aggregate and the scan
 };
 
+//! The child index a `struct_extract(s, 'a')`, `s['a']` or `struct_extract_at(s, 1)` selects, from its
+//! constant argument; false for anything else.
+bool StructFieldIndex(const Expression &e, size_t &index) {
+	if (e.GetExpressionClass() != ExpressionClass::BOUND_FUNCTION) {
+		return false;
+	}
+	auto &fn = e.Cast<BoundFunctionExpression>();
+	// s.a and struct_extract(s, 'a') bind to struct_extract, s['a'] to array_extract.
+	const bool by_name = fn.function.name == "struct_extract" || fn.function.name == "array_extract";
+	const bool by_index = fn.function.name == "struct_extract_at";
+	if ((!by_name && !by_index) || fn.children.size() != 2 ||
+	    fn.children[0]->return_type.id() != LogicalTypeId::STRUCT ||
+	    fn.children[1]->GetExpressionClass() != ExpressionClass::BOUND_CONSTANT) {
+		return false;
+	}
+	auto &value = fn.children[1]->Cast<BoundConstantExpression>().value;
+	if (value.IsNull()) {
+		return false;
+	}
+	auto &children = StructType::GetChildTypes(fn.children[0]->return_type);
+	if (by_index) {
+		auto i = value.DefaultCastAs(LogicalType::BIGINT).GetValue<int64_t>();
+		if (i < 1 || static_cast<idx_t>(i) > children.size()) {
+			return false;
+		}
+		index = static_cast<size_t>(i - 1);
+		return fn.return_type == children[index].second;
+	}
+	if (value.type().id() != LogicalTypeId::VARCHAR) {
+		return false;
+	}
+	auto name = StringValue::Get(value);
+	for (size_t i = 0; i < children.size(); i++) {
+		if (StringUtil::CIEquals(children[i].first, name)) {
+			index = i;
+			return fn.return_type == children[i].second;
+		}
+	}
+	return false;
+}
+
 //! Follows an aggregate argument down to a scan column through projections of plain
-//! column references and lossless casts.
-bool ResolveColumn(const Chain &chain, const Expression &expr, idx_t &field) {
+//! column references and lossless casts, and with `route`, through the fields of structs
+//! (`route` then lists the child indexes from the column down).
+bool ResolveColumn(const Chain &chain, const Expression &expr, idx_t &field, std::vector<size_t> *route = nullptr) {
 	const Expression *e = &expr;
+	std::vector<size_t> reversed;
 	while (true) {
 		if (e->GetExpressionClass() == ExpressionClass::BOUND_CAST) {
 			auto &cast = e->Cast<BoundCastExpression>();
-			if (!LosslessCast(cast)) {
+			if (!LosslessCast(cast) || !reversed.empty()) {
 				return false;
 			}
 			e = cast.child.get();
+			continue;
+		}
+		size_t index;
+		if (route && StructFieldIndex(*e, index)) {
+			reversed.push_back(index);
+			e = e->Cast<BoundFunctionExpression>().children[0].get();
 			continue;
 		}
 		if (e->GetExpressionClass() != ExpressionClass::BOUND_COLUMN_REF) {
@@ -118,8 +168,29 @@ bool ResolveColumn(const Chain &chain, const Expression &expr, idx_t &field) {
 			return false;
 		}
 		field = ids[ref.binding.column_index].GetPrimaryIndex();
+		if (route) {
+			route->assign(reversed.rbegin(), reversed.rend());
+		}
 		return field < chain.scan->fields.size() && ref.return_type == chain.scan->types[field];
 	}
+}
+
+//! The struct leaf `route` reaches from scan column `field`, or false where the path leaves the
+//! structs the file stores.
+bool LeafOf(const ScanBindData &scan, idx_t field, const std::vector<size_t> &route, StructLeaf &leaf) {
+	leaf.field = field;
+	leaf.route = route;
+	leaf.type = scan.fields[field].type;
+	leaf.logical = scan.types[field];
+	for (auto i : route) {
+		if (leaf.type.id != vtx::TypeId::STRUCT || leaf.logical.id() != LogicalTypeId::STRUCT ||
+		    i >= leaf.type.Children().size()) {
+			return false;
+		}
+		leaf.type = leaf.type.Children()[i].type;
+		leaf.logical = StructType::GetChildType(leaf.logical, i);
+	}
+	return true;
 }
 
 bool KindOf(const std::string &name, AggregateKind &kind, std::string &setting) {
@@ -576,16 +647,35 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 			}
 			p.display = "count_star()";
 		} else {
-			if (a.children.size() != 1 || !ResolveColumn(chain, *a.children[0], p.field)) {
+			std::vector<size_t> route;
+			if (a.children.size() != 1 || !ResolveColumn(chain, *a.children[0], p.field, &route)) {
 				return;
 			}
 			p.bound_type = a.children[0]->return_type;
 			stored = chain.scan->types[p.field];
+			std::string name = chain.scan->fields[p.field].name;
+			if (!route.empty()) {
+				// A field of a struct: per group, or as a 128-bit sum (whose proof reads the
+				// column's statistics), it is left to DuckDB.
+				StructLeaf leaf;
+				if (grouped || !LeafOf(*chain.scan, p.field, route, leaf) ||
+				    leaf.logical.InternalType() == PhysicalType::INT128) {
+					return;
+				}
+				stored = leaf.logical;
+				const vtx::ColumnType *t = &chain.scan->fields[p.field].type;
+				for (auto i : route) {
+					name += "." + t->Children()[i].name;
+					t = &t->Children()[i].type;
+				}
+				p.field = chain.scan->fields.size() + bind->leaves.size();
+				bind->leaves.push_back(std::move(leaf));
+			}
 			type_key = TypeKey(stored);
 			// DuckDB's statistics pass may have bound sum(x) as its internal sum_no_overflow(x):
 			// EXPLAIN shows what the user wrote.
 			auto shown = a.function.name == "sum_no_overflow" ? std::string("sum") : a.function.name;
-			p.display = shown + "(" + chain.scan->fields[p.field].name + ")";
+			p.display = shown + "(" + name + ")";
 		}
 		auto rule = rules.Find(a.function.name, type_key);
 		if (!rule || !SettingEnabled(context, rule->setting) || !NativelySupported(p, stored, *chain.scan)) {

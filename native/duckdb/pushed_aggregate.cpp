@@ -24,8 +24,30 @@ unique_ptr<FunctionData> PushedBindData::Copy() const {
 
 bool PushedBindData::Equals(const FunctionData &other_p) const {
 	auto &o = other_p.Cast<PushedBindData>();
-	return aggregates == o.aggregates && field_types == o.field_types && filters == o.filters &&
+	return aggregates == o.aggregates && field_types == o.field_types && leaves == o.leaves && filters == o.filters &&
 	       file_filters == o.file_filters && SamePlannedFiles(files, o.files);
+}
+
+const vtx::ChunkMeta &PushedBindData::Chunk(const vtx::ZoneMeta &zone, idx_t field) const {
+	if (field < fields.size()) {
+		return zone.chunks[field];
+	}
+	auto &leaf = leaves[field - fields.size()];
+	const vtx::ChunkMeta *chunk = &zone.chunks[leaf.field];
+	for (auto i : leaf.route) {
+		chunk = &chunk->children[i];
+	}
+	return *chunk;
+}
+
+void PushedBindData::Read(vtx::InputSource &source, const vtx::FileMetadata &meta, size_t zone, idx_t field,
+                          vtx::DecodedColumn &out) const {
+	if (field < fields.size()) {
+		vtx::ReadChunk(source, meta, zone, field, out);
+		return;
+	}
+	auto &leaf = leaves[field - fields.size()];
+	vtx::ReadChunkAt(source, meta, zone, leaf.field, leaf.route, out);
 }
 
 namespace {
@@ -71,7 +93,7 @@ void AccumulateStraddling(const PushedBindData &bind, const std::vector<PlannedF
 		auto &chunk = buffers[field];
 		decoded[field] = &chunk;
 		try {
-			vtx::ReadChunk(*file.source, meta, item.zone, field, chunk);
+			bind.Read(*file.source, meta, item.zone, field, chunk);
 		} catch (vtx::FormatError &e) {
 			ThrowFileError(bind.files[item.file].path, e);
 		}
@@ -145,7 +167,7 @@ void Accumulate(ClientContext &context, const PushedBindData &bind, PushedGlobal
 		if (a.kind == AggregateKind::COUNT_STAR) {
 			continue;
 		}
-		acc.states.emplace(a.field, AggregateState(bind.fields[a.field].type));
+		acc.states.emplace(a.field, AggregateState(bind.FieldType(a.field)));
 		needs_minmax[a.field] = needs_minmax[a.field] || a.kind == AggregateKind::MIN || a.kind == AggregateKind::MAX;
 		needs_sum[a.field] = needs_sum[a.field] || a.kind == AggregateKind::SUM || a.kind == AggregateKind::AVG;
 	}
@@ -184,14 +206,14 @@ void Accumulate(ClientContext &context, const PushedBindData &bind, PushedGlobal
 			acc.rows += zone.rows;
 			bool decoded = false;
 			for (auto &entry : acc.states) {
-				auto &stats = zone.chunks[entry.first].stats;
+				auto &stats = bind.Chunk(zone, entry.first).stats;
 				if (AggregateState::StatsSuffice(stats, needs_minmax[entry.first], needs_sum[entry.first])) {
 					entry.second.AddStats(stats);
 					continue;
 				}
 				vtx::DecodedColumn chunk;
 				try {
-					vtx::ReadChunk(source, *meta, z, entry.first, chunk);
+					bind.Read(source, *meta, z, entry.first, chunk);
 				} catch (vtx::FormatError &e) {
 					ThrowFileError(path, e);
 				}
@@ -308,7 +330,7 @@ void PushedScan(ClientContext &, TableFunctionInput &data, DataChunk &output) {
 		auto it = g.acc.states.find(a.field);
 		const AggregateState *s = a.kind == AggregateKind::COUNT_STAR ? nullptr : &it->second;
 		all.push_back(Finalize(a, s, g.acc.rows,
-		                       a.kind == AggregateKind::COUNT_STAR ? LogicalType::BIGINT : bind.field_types[a.field]));
+		                       a.kind == AggregateKind::COUNT_STAR ? LogicalType::BIGINT : bind.FieldLogicalType(a.field)));
 	}
 	for (idx_t c = 0; c < g.column_ids.size(); c++) {
 		output.SetValue(c, 0, g.column_ids[c] < all.size() ? all[g.column_ids[c]] : Value());

@@ -6,6 +6,7 @@
 #include "../compute/kernels.hpp"
 #include "../compute/predicate.hpp"
 #include "../format/metadata.hpp"
+#include "../format/reader.hpp"
 #include "duckdb.hpp"
 #include "scan_bind_data.hpp"
 
@@ -38,10 +39,35 @@ struct PushedFilter {
 	}
 };
 
+//! A field of a STRUCT column (at any depth) that an aggregate reads: its stream stores the
+//! field NULL wherever a struct above it is NULL, so its statistics are those of `s.a` itself.
+struct StructLeaf {
+	duckdb::idx_t field;          //! the scan column holding the struct
+	std::vector<size_t> route;    //! child indexes from that column down to the leaf
+	vtx::ColumnType type;
+	duckdb::LogicalType logical;
+	bool operator==(const StructLeaf &o) const {
+		return field == o.field && route == o.route && type == o.type && logical == o.logical;
+	}
+};
+
 struct PushedBindData : public duckdb::TableFunctionData {
 	std::vector<ScanFile> files; //! with the footers the plan was made from
 	std::vector<vtx::Field> fields;
 	duckdb::vector<duckdb::LogicalType> field_types;
+	//! Aggregates over struct fields: PushedAggregate::field is fields.size() + k for leaves[k].
+	std::vector<StructLeaf> leaves;
+
+	const vtx::ColumnType &FieldType(duckdb::idx_t field) const {
+		return field < fields.size() ? fields[field].type : leaves[field - fields.size()].type;
+	}
+	const duckdb::LogicalType &FieldLogicalType(duckdb::idx_t field) const {
+		return field < fields.size() ? field_types[field] : leaves[field - fields.size()].logical;
+	}
+	const vtx::ChunkMeta &Chunk(const vtx::ZoneMeta &zone, duckdb::idx_t field) const;
+	//! Reads a column or struct leaf of one zone.
+	void Read(vtx::InputSource &source, const vtx::FileMetadata &meta, size_t zone, duckdb::idx_t field,
+	          vtx::DecodedColumn &out) const;
 	std::vector<PushedAggregate> aggregates;
 	std::vector<PushedFilter> filters; //! all must hold (files already pruned by partition filters)
 	std::vector<std::string> file_filters; //! partition / file name filters, for EXPLAIN

@@ -7,6 +7,86 @@ namespace vortex {
 using namespace duckdb;
 using vtx::TypeId;
 
+namespace {
+
+bool ToNestedColumnType(const LogicalType &type, vtx::ColumnType &out) {
+	auto info = std::make_shared<vtx::NestedInfo>();
+	auto add = [&](const std::string &name, const LogicalType &child) {
+		vtx::Field f;
+		f.name = name;
+		if (!ToColumnType(child, f.type)) {
+			return false;
+		}
+		info->children.push_back(std::move(f));
+		return true;
+	};
+	switch (type.id()) {
+	case LogicalTypeId::STRUCT:
+		if (StructType::IsUnnamed(type)) {
+			return false; // row(...) values: DuckDB cannot name their fields on the way back
+		}
+		out.id = TypeId::STRUCT;
+		for (auto &child : StructType::GetChildTypes(type)) {
+			if (!add(child.first, child.second)) {
+				return false;
+			}
+		}
+		break;
+	case LogicalTypeId::UNION:
+		out.id = TypeId::UNION;
+		for (idx_t i = 0; i < UnionType::GetMemberCount(type); i++) {
+			if (!add(UnionType::GetMemberName(type, i), UnionType::GetMemberType(type, i))) {
+				return false;
+			}
+		}
+		break;
+	case LogicalTypeId::LIST:
+		out.id = TypeId::LIST;
+		if (!add("element", ListType::GetChildType(type))) {
+			return false;
+		}
+		break;
+	case LogicalTypeId::MAP:
+		out.id = TypeId::MAP;
+		if (!add("key", MapType::KeyType(type)) || !add("value", MapType::ValueType(type))) {
+			return false;
+		}
+		break;
+	case LogicalTypeId::ARRAY:
+		out.id = TypeId::ARRAY;
+		info->array_size = ArrayType::GetSize(type);
+		if (!add("element", ArrayType::GetChildType(type))) {
+			return false;
+		}
+		break;
+	case LogicalTypeId::ENUM: {
+		out.id = TypeId::ENUM;
+		auto n = EnumType::GetSize(type);
+		auto &values = EnumType::GetValuesInsertOrder(type);
+		auto data = FlatVector::GetData<string_t>(values);
+		info->enum_values.reserve(n);
+		for (idx_t i = 0; i < n; i++) {
+			info->enum_values.push_back(data[i].GetString());
+		}
+		if (type.HasAlias()) {
+			info->enum_name = type.GetAlias();
+		}
+		switch (type.InternalType()) {
+		case PhysicalType::UINT8: out.width = 1; break;
+		case PhysicalType::UINT16: out.width = 2; break;
+		default: out.width = 4; break;
+		}
+		break;
+	}
+	default:
+		return false;
+	}
+	out.nested = std::move(info);
+	return out.Valid();
+}
+
+} // namespace
+
 bool ToColumnType(const LogicalType &type, vtx::ColumnType &out) {
 	out = vtx::ColumnType();
 	switch (type.id()) {
@@ -43,6 +123,13 @@ bool ToColumnType(const LogicalType &type, vtx::ColumnType &out) {
 	case LogicalTypeId::UUID: out.id = TypeId::UUID; break;
 	case LogicalTypeId::INTERVAL: out.id = TypeId::INTERVAL; break;
 	case LogicalTypeId::TIME_TZ: out.id = TypeId::TIME_TZ; break;
+	case LogicalTypeId::STRUCT:
+	case LogicalTypeId::UNION:
+	case LogicalTypeId::LIST:
+	case LogicalTypeId::MAP:
+	case LogicalTypeId::ARRAY:
+	case LogicalTypeId::ENUM:
+		return ToNestedColumnType(type, out);
 	default:
 		return false;
 	}
@@ -78,6 +165,33 @@ LogicalType ToLogicalType(const vtx::ColumnType &type) {
 	case TypeId::UUID: return LogicalType::UUID;
 	case TypeId::INTERVAL: return LogicalType::INTERVAL;
 	case TypeId::TIME_TZ: return LogicalType::TIME_TZ;
+	case TypeId::STRUCT:
+	case TypeId::UNION: {
+		child_list_t<LogicalType> children;
+		for (auto &c : type.Children()) {
+			children.emplace_back(c.name, ToLogicalType(c.type));
+		}
+		return type.id == TypeId::STRUCT ? LogicalType::STRUCT(std::move(children))
+		                                 : LogicalType::UNION(std::move(children));
+	}
+	case TypeId::LIST: return LogicalType::LIST(ToLogicalType(type.Children()[0].type));
+	case TypeId::MAP:
+		return LogicalType::MAP(ToLogicalType(type.Children()[0].type), ToLogicalType(type.Children()[1].type));
+	case TypeId::ARRAY:
+		return LogicalType::ARRAY(ToLogicalType(type.Children()[0].type), type.nested->array_size);
+	case TypeId::ENUM: {
+		auto &values = type.nested->enum_values;
+		Vector dict(LogicalType::VARCHAR, values.size());
+		auto data = FlatVector::GetData<string_t>(dict);
+		for (idx_t i = 0; i < values.size(); i++) {
+			data[i] = StringVector::AddString(dict, values[i]);
+		}
+		auto result = LogicalType::ENUM(dict, values.size());
+		if (!type.nested->enum_name.empty()) {
+			result.SetAlias(type.nested->enum_name);
+		}
+		return result;
+	}
 	}
 	throw InternalException("vortex: unmapped column type");
 }

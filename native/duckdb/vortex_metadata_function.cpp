@@ -50,15 +50,41 @@ unique_ptr<FunctionData> MetadataBind(ClientContext &context, TableFunctionBindI
 	add("max", LogicalType::VARCHAR);
 	add("min_max_exact", LogicalType::BOOLEAN);
 	add("checksum", LogicalType::VARCHAR);
+	// One row per stream: a nested column has a row for its own stream (validity, tags, lengths)
+	// and one for each child's, pre-order; `stream` is the path ("s", "s.a", "l.element").
+	add("stream", LogicalType::VARCHAR);
+	add("stream_depth", LogicalType::INTEGER);
+	add("stream_values", LogicalType::UBIGINT);
+	add("format_version", LogicalType::INTEGER);
 	return std::move(bind);
+}
+
+//! A stream of a column, the same in every zone: where it sits in the column's chunk tree.
+struct StreamRef {
+	size_t column;
+	std::string path;
+	int depth;
+	LogicalType type;
+	std::vector<size_t> route; //! child indexes from the column's chunk
+};
+
+void AddStreams(size_t column, const std::string &path, int depth, const vtx::ColumnType &type,
+                std::vector<size_t> &route, std::vector<StreamRef> &out) {
+	out.push_back(StreamRef {column, path, depth, ToLogicalType(type), route});
+	auto &children = type.Children();
+	for (size_t i = 0; i < children.size(); i++) {
+		route.push_back(i);
+		AddStreams(column, path + "." + children[i].name, depth + 1, children[i].type, route, out);
+		route.pop_back();
+	}
 }
 
 struct MetadataState : public GlobalTableFunctionState {
 	unique_ptr<FileSource> source;
 	std::shared_ptr<const vtx::FileMetadata> meta;
-	vector<LogicalType> types; //! DuckDB type of every field
+	std::vector<StreamRef> streams;
 	size_t zone = 0;
-	size_t column = 0;
+	size_t stream = 0;
 };
 
 unique_ptr<GlobalTableFunctionState> MetadataInit(ClientContext &context, TableFunctionInitInput &input) {
@@ -66,8 +92,10 @@ unique_ptr<GlobalTableFunctionState> MetadataInit(ClientContext &context, TableF
 	auto state = make_uniq<MetadataState>();
 	state->source = make_uniq<FileSource>(context, bind.path);
 	state->meta = GetMetadata(*state->source);
-	for (auto &f : state->meta->fields) {
-		state->types.push_back(ToLogicalType(f.type));
+	std::vector<size_t> route;
+	for (size_t c = 0; c < state->meta->fields.size(); c++) {
+		auto &f = state->meta->fields[c];
+		AddStreams(c, f.name, 0, f.type, route, state->streams);
 	}
 	return std::move(state);
 }
@@ -96,22 +124,28 @@ void MetadataScan(ClientContext &, TableFunctionInput &data, DataChunk &output) 
 	idx_t count = 0;
 	while (count < STANDARD_VECTOR_SIZE && state.zone < meta.zones.size()) {
 		auto &zone = meta.zones[state.zone];
-		if (state.column >= meta.fields.size()) {
+		if (state.stream >= state.streams.size()) {
 			state.zone++;
-			state.column = 0;
+			state.stream = 0;
 			continue;
 		}
-		auto c = state.column++;
+		auto &ref = state.streams[state.stream++];
+		auto c = ref.column;
 		auto &field = meta.fields[c];
-		auto &chunk = zone.chunks[c];
+		const vtx::ChunkMeta *node = &zone.chunks[c];
+		for (auto i : ref.route) {
+			node = &node->children[i];
+		}
+		auto &chunk = *node;
 		auto &stats = chunk.stats;
+		auto &type = ref.type;
 		idx_t col = 0;
 		output.SetValue(col++, count, Value::BIGINT(NumericCast<int64_t>(state.zone)));
 		output.SetValue(col++, count, Value::BIGINT(NumericCast<int64_t>(zone.first_row)));
 		output.SetValue(col++, count, Value::BIGINT(NumericCast<int64_t>(zone.rows)));
 		output.SetValue(col++, count, Value::INTEGER(NumericCast<int32_t>(c)));
 		output.SetValue(col++, count, Value(field.name));
-		output.SetValue(col++, count, Value(state.types[c].ToString()));
+		output.SetValue(col++, count, Value(type.ToString()));
 		output.SetValue(col++, count, Value(vtx::EncodingName(static_cast<vtx::Encoding>(chunk.encoding))));
 		output.SetValue(col++, count, Value(vtx::CodecName(chunk.codec)));
 		output.SetValue(col++, count, Value::UBIGINT(chunk.stored_size));
@@ -119,10 +153,14 @@ void MetadataScan(ClientContext &, TableFunctionInput &data, DataChunk &output) 
 		output.SetValue(col++, count, Value::UBIGINT(chunk.offset));
 		output.SetValue(col++, count, Value::UBIGINT(stats.nulls));
 		output.SetValue(col++, count, Value::UBIGINT(stats.nans));
-		output.SetValue(col++, count, StatValue(state.types[c], stats, true));
-		output.SetValue(col++, count, StatValue(state.types[c], stats, false));
+		output.SetValue(col++, count, StatValue(type, stats, true));
+		output.SetValue(col++, count, StatValue(type, stats, false));
 		output.SetValue(col++, count, stats.has_minmax ? Value::BOOLEAN(stats.minmax_exact) : Value(LogicalType::BOOLEAN));
 		output.SetValue(col++, count, bind.verify ? Value(VerifySegment(*state.source, chunk)) : Value(LogicalType::VARCHAR));
+		output.SetValue(col++, count, Value(ref.path));
+		output.SetValue(col++, count, Value::INTEGER(ref.depth));
+		output.SetValue(col++, count, Value::UBIGINT(stats.rows));
+		output.SetValue(col++, count, Value::INTEGER(NumericCast<int32_t>(meta.version)));
 		count++;
 	}
 	output.SetCardinality(count);

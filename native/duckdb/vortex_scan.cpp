@@ -391,7 +391,7 @@ void ScanFunction(ClientContext &context, TableFunctionInput &data, DataChunk &o
 			auto id = g.column_ids[c];
 			auto &vec = target.data[c];
 			if (id < bind.fields.size() && l.columns[c]) {
-				EmitColumn(*l.columns[c], l.columns[c], l.offset, count, bind.fields[id].type.ByteWidth(), vec);
+				EmitColumn(*l.columns[c], l.columns[c], l.offset, count, bind.fields[id].type, vec);
 			} else if (bind.IsHiveColumn(id)) {
 				vec.Reference(bind.hive.values[l.item.file][id - bind.fields.size()]);
 			} else if ((bind.filename_column && id == bind.FilenameIndex()) ||

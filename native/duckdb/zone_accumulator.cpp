@@ -18,8 +18,12 @@ public:
 		Unregister();
 	}
 	static size_t Held(const COLUMN &col) {
-		return col.valid.capacity() + col.fixed.capacity() + col.offsets.capacity() * sizeof(uint64_t) +
-		       col.bytes.capacity();
+		size_t n = col.valid.capacity() + col.fixed.capacity() + col.offsets.capacity() * sizeof(uint64_t) +
+		           col.bytes.capacity();
+		for (auto &c : col.children) {
+			n += Held(c);
+		}
+		return n;
 	}
 	size_t Bytes() const override {
 		size_t n = columns.capacity() * sizeof(COLUMN);
@@ -38,6 +42,161 @@ ColumnPool<COLUMN> &Pool() {
 	thread_local ColumnPool<COLUMN> pool;
 	return pool;
 }
+
+using Column = ZoneAccumulator::Column;
+
+//! Appends rows `rows` (indices into the vector `f` describes) of a value of `type` to the
+//! stream `col` and its children. `parent_valid` (or null: all valid) says which rows have a
+//! non-NULL parent: a field of a NULL struct is stored NULL, so that the field's statistics are
+//! exactly those of `s.a` as DuckDB computes it.
+void AppendRows(Column &col, const vtx::ColumnType &type, const RecursiveUnifiedVectorFormat &f,
+                const std::vector<idx_t> &rows, const std::vector<uint8_t> *parent_valid) {
+	auto &u = f.unified;
+	const idx_t n = rows.size();
+	const auto base = col.valid.size();
+	col.valid.resize(base + n);
+	std::vector<idx_t> resolved(n);
+	for (idx_t i = 0; i < n; i++) {
+		auto r = u.sel->get_index(rows[i]);
+		resolved[i] = r;
+		bool valid = u.validity.RowIsValid(r) && (!parent_valid || (*parent_valid)[i]);
+		col.valid[base + i] = valid;
+		col.any_null |= !valid;
+	}
+	const uint8_t *valid = col.valid.data() + base;
+	auto &children = type.Children();
+	col.children.resize(children.size());
+	switch (type.id) {
+	case vtx::TypeId::STRUCT:
+	case vtx::TypeId::ARRAY: {
+		col.fixed.resize(base + n);
+		std::memset(col.fixed.data() + base, 1, n);
+		std::vector<uint8_t> child_valid(valid, valid + n);
+		if (type.id == vtx::TypeId::STRUCT) {
+			for (idx_t c = 0; c < children.size(); c++) {
+				AppendRows(col.children[c], children[c].type, f.children[c], resolved, &child_valid);
+			}
+			return;
+		}
+		// An array has its N elements even when NULL; they are stored NULL then.
+		const idx_t size = type.nested->array_size;
+		std::vector<idx_t> elements(n * size);
+		std::vector<uint8_t> element_valid(n * size);
+		for (idx_t i = 0; i < n; i++) {
+			for (idx_t k = 0; k < size; k++) {
+				elements[i * size + k] = resolved[i] * size + k;
+				element_valid[i * size + k] = valid[i];
+			}
+		}
+		AppendRows(col.children[0], children[0].type, f.children[0], elements, &element_valid);
+		return;
+	}
+	case vtx::TypeId::UNION: {
+		// DuckDB's union is a struct of the tag and the members; the tag is this node's stream.
+		col.fixed.resize(base + n);
+		auto &tags = f.children[0].unified;
+		auto tag_data = UnifiedVectorFormat::GetData<uint8_t>(tags);
+		std::vector<uint8_t> tag(n);
+		for (idx_t i = 0; i < n; i++) {
+			// DuckDB marks a NULL union by its tag: the struct around it may still say valid.
+			auto t = tags.sel->get_index(resolved[i]);
+			if (valid[i] && !tags.validity.RowIsValid(t)) {
+				col.valid[base + i] = false;
+				col.any_null = true;
+			}
+			tag[i] = valid[i] ? tag_data[t] : 0;
+			col.fixed[base + i] = tag[i];
+		}
+		for (idx_t c = 0; c < children.size(); c++) {
+			std::vector<uint8_t> member_valid(n);
+			for (idx_t i = 0; i < n; i++) {
+				member_valid[i] = valid[i] && tag[i] == c;
+			}
+			AppendRows(col.children[c], children[c].type, f.children[c + 1], resolved, &member_valid);
+		}
+		return;
+	}
+	case vtx::TypeId::LIST:
+	case vtx::TypeId::MAP: {
+		col.fixed.resize((base + n) * sizeof(uint64_t));
+		auto entries = UnifiedVectorFormat::GetData<list_entry_t>(u);
+		std::vector<idx_t> elements;
+		for (idx_t i = 0; i < n; i++) {
+			uint64_t len = 0;
+			if (valid[i]) {
+				auto &e = entries[resolved[i]];
+				len = e.length;
+				for (idx_t k = 0; k < e.length; k++) {
+					elements.push_back(e.offset + k);
+				}
+			}
+			std::memcpy(col.fixed.data() + (base + i) * sizeof(uint64_t), &len, sizeof(len));
+		}
+		if (type.id == vtx::TypeId::LIST) {
+			AppendRows(col.children[0], children[0].type, f.children[0], elements, nullptr);
+			return;
+		}
+		// A map's entries are a struct of key and value, never NULL themselves.
+		auto &entry = f.children[0];
+		for (auto &e : elements) {
+			e = entry.unified.sel->get_index(e);
+		}
+		AppendRows(col.children[0], children[0].type, entry.children[0], elements, nullptr);
+		AppendRows(col.children[1], children[1].type, entry.children[1], elements, nullptr);
+		return;
+	}
+	default:
+		break;
+	}
+	const auto width = type.ByteWidth();
+	if (width) {
+		col.fixed.resize((base + n) * width);
+		for (idx_t i = 0; i < n; i++) {
+			std::memcpy(col.fixed.data() + (base + i) * width, u.data + resolved[i] * width, width);
+		}
+		return;
+	}
+	auto strings = UnifiedVectorFormat::GetData<string_t>(u);
+	for (idx_t i = 0; i < n; i++) {
+		if (valid[i]) {
+			auto &s = strings[resolved[i]];
+			col.bytes.append(s.GetData(), s.GetSize());
+		}
+		col.offsets.push_back(col.bytes.size());
+	}
+}
+
+//! The writer's view of a stream, its strings laid out in `strings` (which must outlive it).
+vtx::ColumnInput InputOf(Column &col, const vtx::ColumnType &type, uint64_t count,
+                         std::vector<std::vector<vtx::StringRef>> &strings) {
+	vtx::ColumnInput in;
+	in.type = type;
+	in.count = count;
+	in.valid = col.any_null ? col.valid.data() : nullptr;
+	if (type.ByteWidth()) {
+		in.fixed = col.fixed.data();
+	} else {
+		strings.emplace_back(count);
+		auto &refs = strings.back();
+		uint64_t begin = 0;
+		for (uint64_t i = 0; i < count; i++) {
+			auto end = col.offsets[i];
+			if (end - begin > UINT32_MAX) {
+				throw InvalidInputException("vortex: a string longer than 4 GiB cannot be stored");
+			}
+			refs[i] = vtx::StringRef {col.bytes.data() + begin, static_cast<uint32_t>(end - begin)};
+			begin = end;
+		}
+		in.strings = refs.data();
+	}
+	auto &children = type.Children();
+	for (size_t c = 0; c < children.size(); c++) {
+		auto &child = col.children[c];
+		in.children.push_back(InputOf(child, children[c].type, child.valid.size(), strings));
+	}
+	return in;
+}
+
 } // namespace
 
 ZoneAccumulator::ZoneAccumulator(std::vector<vtx::ColumnType> types_p, vtx::WriterOptions options_p)
@@ -87,6 +246,16 @@ void ZoneAccumulator::AppendRange(DataChunk &chunk, idx_t start, idx_t count) {
 			col.fixed.reserve(options.zone_rows * types[c].ByteWidth());
 			col.offsets.reserve(types[c].ByteWidth() ? 0 : options.zone_rows);
 		}
+		if (types[c].IsNested()) {
+			RecursiveUnifiedVectorFormat f;
+			Vector::RecursiveToUnifiedFormat(chunk.data[c], chunk.size(), f);
+			std::vector<idx_t> rows_of(count);
+			for (idx_t i = 0; i < count; i++) {
+				rows_of[i] = start + i;
+			}
+			AppendRows(col, types[c], f, rows_of, nullptr);
+			continue;
+		}
 		UnifiedVectorFormat fmt;
 		chunk.data[c].ToUnifiedFormat(chunk.size(), fmt);
 		col.valid.resize(rows + count);
@@ -124,29 +293,11 @@ void ZoneAccumulator::Flush(std::vector<vtx::EncodedZone> &out) {
 	if (rows == 0) {
 		return;
 	}
-	std::vector<vtx::ColumnInput> inputs(types.size());
-	std::vector<std::vector<vtx::StringRef>> strings(types.size());
+	std::vector<vtx::ColumnInput> inputs;
+	std::vector<std::vector<vtx::StringRef>> strings;
+	strings.reserve(64);
 	for (idx_t c = 0; c < types.size(); c++) {
-		auto &col = columns[c];
-		auto &in = inputs[c];
-		in.type = types[c];
-		in.count = rows;
-		in.valid = col.any_null ? col.valid.data() : nullptr;
-		if (types[c].ByteWidth()) {
-			in.fixed = col.fixed.data();
-		} else {
-			strings[c].resize(rows);
-			uint64_t begin = 0;
-			for (uint64_t i = 0; i < rows; i++) {
-				auto end = col.offsets[i];
-				if (end - begin > UINT32_MAX) {
-					throw InvalidInputException("vortex: a string longer than 4 GiB cannot be stored");
-				}
-				strings[c][i] = vtx::StringRef {col.bytes.data() + begin, static_cast<uint32_t>(end - begin)};
-				begin = end;
-			}
-			in.strings = strings[c].data();
-		}
+		inputs.push_back(InputOf(columns[c], types[c], rows, strings));
 	}
 	out.push_back(vtx::EncodeZone(inputs, options));
 	for (auto &col : columns) {

@@ -19,6 +19,8 @@ public:
 	void Flush(std::vector<vtx::EncodedZone> &out);
 
 private:
+public:
+	//! One stream: a column, or a node or leaf of a nested column (its children then follow).
 	struct Column {
 		void Clear() {
 			valid.clear();
@@ -26,13 +28,19 @@ private:
 			offsets.clear();
 			bytes.clear();
 			any_null = false;
+			for (auto &c : children) {
+				c.Clear();
+			}
 		}
 		std::vector<uint8_t> valid;
 		bool any_null = false;
 		std::vector<uint8_t> fixed;
 		std::vector<uint64_t> offsets; //! string end offsets into bytes
 		std::string bytes;
+		std::vector<Column> children;
 	};
+
+private:
 	void AppendRange(duckdb::DataChunk &chunk, duckdb::idx_t start, duckdb::idx_t count);
 
 	std::vector<vtx::ColumnType> types;

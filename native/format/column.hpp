@@ -47,6 +47,9 @@ struct ColumnInput {
 	const uint8_t *valid = nullptr;     //! one byte per row, nonzero = valid; nullptr = all valid
 	const uint8_t *fixed = nullptr;     //! count * ByteWidth() bytes, fixed-width kinds
 	const StringRef *strings = nullptr; //! count entries, string kinds
+	//! Nested types: this node's stream is the values above, typed type.Storage() (validity,
+	//! tags, lengths or codes); its children's streams follow, one per child of the type.
+	std::vector<ColumnInput> children;
 
 	bool IsValid(uint64_t i) const {
 		return !valid || valid[i];
@@ -70,6 +73,10 @@ struct DecodedColumn {
 	ByteBuffer buffer;
 	//! Whatever a consumer derives from this chunk once and reuses (e.g. a DuckDB dictionary vector).
 	std::shared_ptr<void> consumer_cache;
+	//! Nested types: the children's decoded streams, one per child of the type.
+	std::vector<DecodedColumn> children;
+	//! LIST and MAP: count + 1 offsets into the children's values (a NULL list is empty).
+	std::vector<uint64_t> list_offsets;
 
 	//! The count * width bytes of fixed-width values.
 	const uint8_t *Fixed() const {

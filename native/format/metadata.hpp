@@ -13,17 +13,13 @@
 namespace vtx {
 
 constexpr char kMagic[4] = {'V', 'T', 'X', '1'};
-//! Version 2 adds the ALP encoding of floats; a writer marks a file version 2 only when one of
-//! its segments uses it, so that version-1 readers refuse such files instead of misreading them.
-constexpr uint32_t kFormatVersion = 2;
+//! Version 2 adds the ALP encoding of floats; version 3 nested types and ENUM. A writer marks a
+//! file with the lowest version that describes it, so older readers refuse only the files they
+//! would misread, with a clear error.
+constexpr uint32_t kFormatVersion = 3;
 constexpr uint32_t kMinFormatVersion = 1;
 constexpr size_t kHeaderSize = 4;
 constexpr size_t kTrailerSize = 12;
-
-struct Field {
-	std::string name;
-	ColumnType type;
-};
 
 struct ChunkMeta {
 	uint64_t offset = 0;      //! of the stored segment, from the start of the file
@@ -32,7 +28,8 @@ struct ChunkMeta {
 	Codec codec = Codec::NONE;
 	uint8_t encoding = 0; //! value encoding, for inspection only (the segment records its own)
 	uint32_t crc = 0;     //! CRC-32C of the stored bytes
-	ZoneStats stats;
+	ZoneStats stats;      //! stats.rows: the values in this stream (a list's elements, not its rows)
+	std::vector<ChunkMeta> children; //! nested types: one per child stream, in type order
 };
 
 struct ZoneMeta {

@@ -90,17 +90,85 @@ ByteBuffer ReadSegment(InputSource &source, const ChunkMeta &chunk) {
 	return body;
 }
 
+namespace {
+
+void ReadStream(InputSource &source, const ChunkMeta &chunk, const ColumnType &type, const std::string &name,
+                DecodedColumn &out) {
+	ByteBuffer body;
+	ReadSegmentInto(source, chunk, body, kBodySlack);
+	DecodeChunk(type.Storage(), chunk.stats.rows, std::move(body), out, kBodySlack);
+	auto &children = type.Children();
+	out.children.clear();
+	out.list_offsets.clear();
+	if (children.empty()) {
+		if (type.id == TypeId::ENUM) {
+			// Codes index the type's values: one out of range would index past them.
+			const auto n = type.nested->enum_values.size();
+			const auto *p = out.Fixed();
+			for (uint64_t i = 0; i < out.count; i++) {
+				uint64_t code = type.width == 1 ? p[i] : type.width == 2 ? reinterpret_cast<const uint16_t *>(p)[i]
+				                                                         : reinterpret_cast<const uint32_t *>(p)[i];
+				if (out.IsValid(i) && code >= n) {
+					throw FormatError("ENUM code out of range in column \"" + name + "\"");
+				}
+			}
+		}
+		return;
+	}
+	if (type.id == TypeId::LIST || type.id == TypeId::MAP) {
+		out.list_offsets.resize(out.count + 1);
+		const auto *lengths = reinterpret_cast<const uint64_t *>(out.Fixed());
+		uint64_t total = 0;
+		out.list_offsets[0] = 0;
+		for (uint64_t i = 0; i < out.count; i++) {
+			const uint64_t len = out.IsValid(i) ? lengths[i] : 0;
+			if (len > kMaxZoneRows - total) {
+				throw FormatError("list lengths of column \"" + name + "\" exceed the stored elements");
+			}
+			total += len;
+			out.list_offsets[i + 1] = total;
+		}
+		if (total != chunk.children[0].stats.rows) {
+			throw FormatError("list lengths of column \"" + name + "\" do not match the stored elements");
+		}
+	}
+	out.children.resize(children.size());
+	for (size_t i = 0; i < children.size(); i++) {
+		ReadStream(source, chunk.children[i], children[i].type, name + "." + children[i].name, out.children[i]);
+	}
+}
+
+} // namespace
+
 void ReadChunk(InputSource &source, const FileMetadata &meta, size_t zone, size_t column, DecodedColumn &out) {
 	auto &z = meta.zones.at(zone);
 	auto &chunk = z.chunks.at(column);
 	try {
-		ByteBuffer body;
-		ReadSegmentInto(source, chunk, body, kBodySlack);
-		DecodeChunk(meta.fields[column].type, z.rows, std::move(body), out, kBodySlack);
+		ReadStream(source, chunk, meta.fields[column].type, meta.fields[column].name, out);
 	} catch (std::bad_alloc &) {
 		// A zone is decoded whole (rows x width bytes, up to 2^30 rows): say which one did not fit.
 		throw FormatError("zone " + std::to_string(zone) + " of " + std::to_string(z.rows) + " rows of column \"" +
 		                  meta.fields[column].name + "\" does not fit in memory");
+	}
+}
+
+void ReadChunkAt(InputSource &source, const FileMetadata &meta, size_t zone, size_t column,
+                 const std::vector<size_t> &route, DecodedColumn &out) {
+	const ChunkMeta *chunk = &meta.zones.at(zone).chunks.at(column);
+	const ColumnType *type = &meta.fields[column].type;
+	std::string name = meta.fields[column].name;
+	for (auto i : route) {
+		if (i >= type->Children().size()) {
+			throw FormatError("column \"" + name + "\" has no child " + std::to_string(i));
+		}
+		name += "." + type->Children()[i].name;
+		chunk = &chunk->children[i];
+		type = &type->Children()[i].type;
+	}
+	try {
+		ReadStream(source, *chunk, *type, name, out);
+	} catch (std::bad_alloc &) {
+		throw FormatError("zone " + std::to_string(zone) + " of column \"" + name + "\" does not fit in memory");
 	}
 }
 

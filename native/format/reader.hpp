@@ -18,6 +18,11 @@ FileMetadata ReadMetadata(InputSource &source);
 //! Reads, verifies, decompresses and decodes one column chunk.
 void ReadChunk(InputSource &source, const FileMetadata &meta, size_t zone, size_t column, DecodedColumn &out);
 
+//! Reads one stream of a nested column chunk: the child reached by `route` (child indexes) from
+//! the column's own stream, and the streams below it.
+void ReadChunkAt(InputSource &source, const FileMetadata &meta, size_t zone, size_t column,
+                 const std::vector<size_t> &route, DecodedColumn &out);
+
 //! Reads and verifies a segment without decoding it (returns the decompressed body).
 ByteBuffer ReadSegment(InputSource &source, const ChunkMeta &chunk);
 

@@ -19,10 +19,64 @@ PhysicalKind ColumnType::Kind() const {
 		return PhysicalKind::STRING;
 	case TypeId::INTERVAL:
 	case TypeId::TIME_TZ:
+	case TypeId::STRUCT:
+	case TypeId::LIST:
+	case TypeId::MAP:
+	case TypeId::ARRAY:
+	case TypeId::ENUM:
+	case TypeId::UNION:
 		return PhysicalKind::OPAQUE;
 	default:
 		return PhysicalKind::SIGNED;
 	}
+}
+
+ColumnType ColumnType::Storage() const {
+	ColumnType s;
+	switch (id) {
+	case TypeId::STRUCT:
+	case TypeId::ARRAY:
+		s.id = TypeId::BOOL;
+		return s;
+	case TypeId::UNION:
+		s.id = TypeId::UINT8;
+		return s;
+	case TypeId::LIST:
+	case TypeId::MAP:
+		s.id = TypeId::UINT64;
+		return s;
+	case TypeId::ENUM:
+		s.id = width == 1 ? TypeId::UINT8 : width == 2 ? TypeId::UINT16 : TypeId::UINT32;
+		return s;
+	default:
+		return *this;
+	}
+}
+
+const std::vector<Field> &ColumnType::Children() const {
+	static const std::vector<Field> none;
+	return nested && IsNested() ? nested->children : none;
+}
+
+bool ColumnType::operator==(const ColumnType &o) const {
+	if (id != o.id || width != o.width || scale != o.scale) {
+		return false;
+	}
+	if (!NeedsVersion3() || nested == o.nested) {
+		return true;
+	}
+	if (!nested || !o.nested || nested->array_size != o.nested->array_size ||
+	    nested->enum_values != o.nested->enum_values ||
+	    nested->enum_name != o.nested->enum_name || nested->children.size() != o.nested->children.size()) {
+		return false;
+	}
+	for (size_t i = 0; i < nested->children.size(); i++) {
+		auto &a = nested->children[i], &b = o.nested->children[i];
+		if (a.name != b.name || a.type != b.type) {
+			return false;
+		}
+	}
+	return true;
 }
 
 uint32_t ColumnType::ByteWidth() const {
@@ -61,19 +115,48 @@ uint32_t ColumnType::ByteWidth() const {
 	case TypeId::VARCHAR:
 	case TypeId::BLOB:
 		return 0;
+	case TypeId::STRUCT:
+	case TypeId::LIST:
+	case TypeId::MAP:
+	case TypeId::ARRAY:
+	case TypeId::ENUM:
+	case TypeId::UNION:
+		return Storage().ByteWidth();
 	}
 	return 0;
 }
 
 bool ColumnType::Valid() const {
 	auto raw = static_cast<uint8_t>(id);
-	if (raw < 1 || raw > static_cast<uint8_t>(TypeId::TIME_TZ)) {
+	if (raw < 1 || raw > static_cast<uint8_t>(TypeId::UNION)) {
 		return false;
 	}
 	if (id == TypeId::DECIMAL) {
 		return width >= 1 && width <= 38 && scale <= width;
 	}
-	return width == 0 && scale == 0;
+	if (id == TypeId::ENUM) {
+		if (!nested || scale != 0 || (width != 1 && width != 2 && width != 4) || !nested->children.empty()) {
+			return false;
+		}
+		// The narrowest code width DuckDB would use for this many values.
+		auto n = nested->enum_values.size();
+		uint8_t needed = n <= 0xFF ? 1 : n <= 0xFFFF ? 2 : 4;
+		return n >= 1 && n <= kMaxEnumValues && width == needed;
+	}
+	if (IsNested()) {
+		if (!nested || width != 0 || scale != 0 || !nested->enum_values.empty() || !nested->enum_name.empty()) {
+			return false;
+		}
+		auto n = nested->children.size();
+		switch (id) {
+		case TypeId::STRUCT: return n >= 1 && n <= kMaxChildren && nested->array_size == 0;
+		case TypeId::UNION: return n >= 1 && n <= 255 && nested->array_size == 0;
+		case TypeId::LIST: return n == 1 && nested->array_size == 0;
+		case TypeId::MAP: return n == 2 && nested->array_size == 0;
+		default: return n == 1 && nested->array_size >= 1 && nested->array_size <= (uint64_t(1) << 20);
+		}
+	}
+	return width == 0 && scale == 0 && !nested;
 }
 
 std::string ColumnType::ToString() const {
@@ -104,6 +187,19 @@ std::string ColumnType::ToString() const {
 	case TypeId::UUID: return "UUID";
 	case TypeId::INTERVAL: return "INTERVAL";
 	case TypeId::TIME_TZ: return "TIME WITH TIME ZONE";
+	case TypeId::STRUCT:
+	case TypeId::UNION: {
+		std::string out = id == TypeId::STRUCT ? "STRUCT(" : "UNION(";
+		for (size_t i = 0; i < Children().size(); i++) {
+			out += (i ? ", " : "") + Children()[i].name + " " + Children()[i].type.ToString();
+		}
+		return out + ")";
+	}
+	case TypeId::LIST: return Children().at(0).type.ToString() + "[]";
+	case TypeId::MAP: return "MAP(" + Children().at(0).type.ToString() + ", " + Children().at(1).type.ToString() + ")";
+	case TypeId::ARRAY:
+		return Children().at(0).type.ToString() + "[" + std::to_string(nested->array_size) + "]";
+	case TypeId::ENUM: return "ENUM(" + std::to_string(nested ? nested->enum_values.size() : 0) + " values)";
 	}
 	return "UNKNOWN";
 }

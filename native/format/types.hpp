@@ -1,9 +1,16 @@
 // Column types of the .vtx format. The format knows logical types only as far as it
 // must to store and describe them: a physical width, signedness, and whether values
 // have an order that zone statistics (min/max) may describe.
+//
+// Nested types (format version 3) are trees. Every node is stored as one stream of a plain
+// storage type, and its children as streams of their own: a STRUCT, ARRAY or UNION node as
+// its validity (BOOLEAN; a UNION's values are its tags), a LIST or MAP node as its lengths
+// (UBIGINT), an ENUM as its codes (UTINYINT, USMALLINT or UINTEGER).
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace vtx {
 
@@ -37,21 +44,44 @@ enum class TypeId : uint8_t {
 	UUID = 24,
 	INTERVAL = 25,
 	TIME_TZ = 26,
+	STRUCT = 27, //! children: the fields
+	LIST = 28,   //! children: the element
+	MAP = 29,    //! children: key, value
+	ARRAY = 30,  //! children: the element; NestedInfo::array_size elements per row
+	ENUM = 31,   //! width: bytes per code (1, 2 or 4); NestedInfo::enum_values
+	UNION = 32,  //! children: the members
 };
+
+struct NestedInfo;
+struct Field;
 
 //! How values of a type are laid out and compared.
 enum class PhysicalKind : uint8_t {
 	SIGNED,   //! two's complement integer of `width` bytes
 	UNSIGNED, //! unsigned integer of `width` bytes
 	FLOAT,    //! IEEE-754 of `width` bytes (4 or 8)
-	OPAQUE,   //! fixed-width bytes with no numeric order (INTERVAL, TIME_TZ)
+	OPAQUE,   //! fixed-width bytes with no numeric order (INTERVAL, TIME_TZ; nested and ENUM nodes)
 	STRING,   //! variable-length bytes, ordered bytewise
 };
 
 struct ColumnType {
 	TypeId id = TypeId::INT64;
-	uint8_t width = 0; //! DECIMAL precision
+	uint8_t width = 0; //! DECIMAL precision; ENUM bytes per code
 	uint8_t scale = 0; //! DECIMAL scale
+	std::shared_ptr<const NestedInfo> nested; //! nested types and ENUM
+
+	bool IsNested() const {
+		return id == TypeId::STRUCT || id == TypeId::LIST || id == TypeId::MAP || id == TypeId::ARRAY ||
+		       id == TypeId::UNION;
+	}
+	//! Types only format version 3 describes.
+	bool NeedsVersion3() const {
+		return IsNested() || id == TypeId::ENUM;
+	}
+	//! The plain type this node's own stream is encoded as (itself for plain types).
+	ColumnType Storage() const;
+	//! Children of a nested node (empty for others).
+	const std::vector<Field> &Children() const;
 
 	PhysicalKind Kind() const;
 	//! Bytes per value for fixed-width kinds; 0 for strings.
@@ -75,12 +105,28 @@ struct ColumnType {
 	}
 	bool Valid() const;
 	std::string ToString() const;
-	bool operator==(const ColumnType &o) const {
-		return id == o.id && width == o.width && scale == o.scale;
-	}
+	bool operator==(const ColumnType &o) const;
 	bool operator!=(const ColumnType &o) const {
 		return !(*this == o);
 	}
 };
+
+struct Field {
+	std::string name;
+	ColumnType type;
+};
+
+struct NestedInfo {
+	std::vector<Field> children;
+	uint64_t array_size = 0;              //! ARRAY
+	std::vector<std::string> enum_values; //! ENUM, in code order
+	std::string enum_name;                //! ENUM: the type's name where it has one (CREATE TYPE)
+};
+
+//! Deepest nesting a file may declare (readers recurse over it).
+constexpr int kMaxTypeDepth = 64;
+//! Most children (fields, members) a nested node may have, and most values an ENUM may have.
+constexpr uint64_t kMaxChildren = 1 << 16;
+constexpr uint64_t kMaxEnumValues = uint64_t(1) << 32;
 
 } // namespace vtx

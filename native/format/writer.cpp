@@ -25,17 +25,61 @@ bool PreferLz4(const std::vector<uint8_t> &body, int level) {
 
 } // namespace
 
-EncodedZone EncodeZone(const std::vector<ColumnInput> &columns, const WriterOptions &options) {
-	EncodedZone zone;
-	zone.rows = columns.empty() ? 0 : columns[0].count;
-	zone.chunks.resize(columns.size());
-	for (size_t c = 0; c < columns.size(); c++) {
-		auto &in = columns[c];
-		auto &out = zone.chunks[c];
-		if (in.count != zone.rows) {
-			throw FormatError("columns of one zone have different row counts");
+namespace {
+
+//! The number of values each child stream of `in` must hold.
+uint64_t ChildValues(const ColumnInput &in) {
+	switch (in.type.id) {
+	case TypeId::ARRAY: return in.count * in.type.nested->array_size;
+	case TypeId::LIST:
+	case TypeId::MAP: {
+		uint64_t total = 0;
+		auto lengths = reinterpret_cast<const uint64_t *>(in.fixed);
+		for (uint64_t i = 0; i < in.count; i++) {
+			total += in.IsValid(i) ? lengths[i] : 0;
 		}
+		return total;
+	}
+	default: return in.count;
+	}
+}
+
+void EncodeChunkInto(const ColumnInput &in_p, const WriterOptions &options, EncodedChunk &out) {
+	const ColumnInput *src = &in_p;
+	ColumnInput node;
+	if (in_p.type.NeedsVersion3()) {
+		// The node's own stream: its storage type, no children.
+		node.type = in_p.type.Storage();
+		node.count = in_p.count;
+		node.valid = in_p.valid;
+		node.fixed = in_p.fixed;
+		src = &node;
+		auto &children = in_p.type.Children();
+		if (in_p.children.size() != children.size()) {
+			throw FormatError("a nested column chunk has the wrong number of children");
+		}
+		const uint64_t values = ChildValues(in_p);
+		if (values > kMaxZoneRows) {
+			throw FormatError("a zone of a nested column holds more than 2^30 values in one stream; write smaller zones (ROW_GROUP_SIZE)");
+		}
+		out.children.resize(children.size());
+		for (size_t i = 0; i < children.size(); i++) {
+			if (in_p.children[i].count != values || in_p.children[i].type != children[i].type) {
+				throw FormatError("a child stream of a nested column chunk does not match its parent");
+			}
+			EncodeChunkInto(in_p.children[i], options, out.children[i]);
+		}
+	}
+	auto &in = *src;
+	{
 		out.stats = ComputeStats(in);
+		if (in_p.type.NeedsVersion3()) {
+			// Only counts describe a nested or ENUM node: its stream's values are not its values.
+			auto rows = out.stats.rows, nulls = out.stats.nulls;
+			out.stats = ZoneStats();
+			out.stats.rows = rows;
+			out.stats.nulls = nulls;
+		}
 		ByteWriter body;
 		body.data.reserve(16 + in.count * (in.type.ByteWidth() ? in.type.ByteWidth() : 16) + in.count / 8);
 		out.encoding = static_cast<uint8_t>(EncodeChunk(in, body));
@@ -60,6 +104,39 @@ EncodedZone EncodeZone(const std::vector<ColumnInput> &columns, const WriterOpti
 		}
 		out.crc = Crc32c(out.bytes.data(), out.bytes.size());
 	}
+}
+
+void AppendChunk(EncodedChunk &chunk, OutputSink &sink, uint64_t &position, uint32_t &version, ChunkMeta &c) {
+	c.offset = position;
+	c.stored_size = chunk.bytes.size();
+	c.raw_size = chunk.raw_size;
+	c.codec = chunk.codec;
+	c.encoding = chunk.encoding;
+	if (c.encoding == static_cast<uint8_t>(Encoding::ALP)) {
+		version = std::max<uint32_t>(version, 2);
+	}
+	c.crc = chunk.crc;
+	c.stats = std::move(chunk.stats);
+	sink.Write(chunk.bytes.data(), chunk.bytes.size());
+	position += chunk.bytes.size();
+	c.children.resize(chunk.children.size());
+	for (size_t i = 0; i < chunk.children.size(); i++) {
+		AppendChunk(chunk.children[i], sink, position, version, c.children[i]);
+	}
+}
+
+} // namespace
+
+EncodedZone EncodeZone(const std::vector<ColumnInput> &columns, const WriterOptions &options) {
+	EncodedZone zone;
+	zone.rows = columns.empty() ? 0 : columns[0].count;
+	zone.chunks.resize(columns.size());
+	for (size_t c = 0; c < columns.size(); c++) {
+		if (columns[c].count != zone.rows) {
+			throw FormatError("columns of one zone have different row counts");
+		}
+		EncodeChunkInto(columns[c], options, zone.chunks[c]);
+	}
 	return zone;
 }
 
@@ -67,6 +144,11 @@ FileWriter::FileWriter(std::vector<Field> fields, OutputSink &sink, std::string 
 	meta.fields = std::move(fields);
 	meta.created_by = std::move(created_by);
 	meta.version = kMinFormatVersion; // raised by the first segment that needs a newer reader
+	for (auto &f : meta.fields) {
+		if (f.type.NeedsVersion3()) {
+			meta.version = 3;
+		}
+	}
 	sink.Write(reinterpret_cast<const uint8_t *>(kMagic), sizeof(kMagic));
 	position = sizeof(kMagic);
 }
@@ -80,18 +162,7 @@ void FileWriter::AppendZone(EncodedZone &&zone) {
 	z.first_row = rows;
 	for (auto &chunk : zone.chunks) {
 		ChunkMeta c;
-		c.offset = position;
-		c.stored_size = chunk.bytes.size();
-		c.raw_size = chunk.raw_size;
-		c.codec = chunk.codec;
-		c.encoding = chunk.encoding;
-		if (c.encoding == static_cast<uint8_t>(Encoding::ALP)) {
-			meta.version = std::max<uint32_t>(meta.version, 2);
-		}
-		c.crc = chunk.crc;
-		c.stats = std::move(chunk.stats);
-		sink.Write(chunk.bytes.data(), chunk.bytes.size());
-		position += chunk.bytes.size();
+		AppendChunk(chunk, sink, position, meta.version, c);
 		z.chunks.push_back(std::move(c));
 	}
 	rows += zone.rows;

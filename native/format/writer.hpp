@@ -28,6 +28,7 @@ struct EncodedChunk {
 	uint8_t encoding = 0;
 	uint32_t crc = 0;
 	ZoneStats stats;
+	std::vector<EncodedChunk> children; //! nested types, written after this chunk
 };
 
 struct EncodedZone {

@@ -2,9 +2,19 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { sqlString } from '../sql';
 import { fileSize } from './paths';
 
-/** One column chunk of one zone, as vortex_metadata reports it. */
+/**
+ * One stream of one zone, as vortex_metadata reports it: a column's chunk, or for a nested
+ * column each of its streams in pre-order (the column's own — validity, tags or lengths — then
+ * its children's: `s`, `s.a`, `l.element`).
+ */
 export interface ChunkInfo {
   column: string;
+  /** The stream's path; equal to `column` for the column's own stream. */
+  stream: string;
+  /** 0 for the column's own stream, 1 for its children, and so on. */
+  depth: number;
+  /** Values in this stream in this zone (a list's elements, not its rows). */
+  values: number;
   type: string;
   encoding: string;
   codec: string;
@@ -27,8 +37,10 @@ export interface ZoneInfo {
   chunks: ChunkInfo[];
 }
 
+/** A column, or one stream of a nested column (`depth` > 0: shown as a tree under it). */
 export interface ColumnSummary {
   name: string;
+  depth: number;
   type: string;
   /** Encoding name → number of zones using it. */
   encodings: Record<string, number>;
@@ -58,7 +70,8 @@ export async function inspectFile(conn: DuckDBConnection, file: string, verify: 
   const schema = (await conn.runAndReadAll(`DESCRIBE SELECT * FROM vortex_scan(${path})`)).getRowObjects();
   const rows = num((await conn.runAndReadAll(`SELECT count(*) FROM vortex_scan(${path})`)).getRows()[0][0]);
   const meta = (await conn.runAndReadAll(
-    `SELECT * FROM vortex_metadata(${path}, verify := ${verify}) ORDER BY zone, column_index`,
+    // In the function's own order: zone by zone, each column's streams in pre-order.
+    `SELECT * FROM vortex_metadata(${path}, verify := ${verify})`,
   )).getRowObjects();
 
   const zones: ZoneInfo[] = [];
@@ -69,6 +82,9 @@ export async function inspectFile(conn: DuckDBConnection, file: string, verify: 
     }
     zones[zones.length - 1].chunks.push({
       column: String(m.column_name),
+      stream: String(m.stream),
+      depth: num(m.stream_depth),
+      values: num(m.stream_values),
       type: String(m.column_type),
       encoding: String(m.encoding),
       codec: String(m.codec),
@@ -84,8 +100,12 @@ export async function inspectFile(conn: DuckDBConnection, file: string, verify: 
     });
   }
 
-  const columns: ColumnSummary[] = schema.map((s) => ({
-    name: String(s.column_name), type: String(s.column_type), encodings: {}, codecs: {}, storedBytes: 0, rawBytes: 0, nulls: 0, nans: 0,
+  // Streams are the same in every zone; without zones, the schema's columns.
+  const streams = zones.length
+    ? zones[0].chunks.map((c) => ({ name: c.stream, depth: c.depth, type: c.type }))
+    : schema.map((s) => ({ name: String(s.column_name), depth: 0, type: String(s.column_type) }));
+  const columns: ColumnSummary[] = streams.map((s) => ({
+    ...s, encodings: {}, codecs: {}, storedBytes: 0, rawBytes: 0, nulls: 0, nans: 0,
   }));
   for (const z of zones) {
     z.chunks.forEach((c, i) => {

@@ -29,7 +29,7 @@ export function renderInspection(r: Inspection): string {
       ['file', r.file],
       ['size', size],
       ['rows', `${formatCount(r.rows)} in ${zoneCount} zone${zoneCount === 1 ? '' : 's'}`],
-      ['columns', String(r.columns.length)],
+      ['columns', String(r.columns.filter((c) => c.depth === 0).length)],
       ['checksums', checks],
     ]),
     '',
@@ -40,8 +40,9 @@ export function renderInspection(r: Inspection): string {
         { name: 'stored', align: 'right' }, { name: 'raw', align: 'right' }, { name: 'ratio', align: 'right' },
         { name: 'nulls', align: 'right' }, { name: 'NaNs', align: 'right' },
       ],
+      // Nested columns as a tree: each stream under its parent, named by its last path step.
       r.columns.map((c) => [
-        c.name, c.type, counts(c.encodings), counts(c.codecs), formatBytes(c.storedBytes), formatBytes(c.rawBytes),
+        c.depth ? `${'  '.repeat(c.depth - 1)}└ ${c.name.slice(c.name.lastIndexOf('.') + 1)}` : c.name, c.type, counts(c.encodings), counts(c.codecs), formatBytes(c.storedBytes), formatBytes(c.rawBytes),
         ratio(c.rawBytes, c.storedBytes), formatCount(c.nulls), formatCount(c.nans),
       ]),
     ),
@@ -59,7 +60,7 @@ export function renderInspection(r: Inspection): string {
         { name: 'min' }, { name: 'max' }, { name: 'exact' }, { name: 'checksum' },
       ],
       r.zones.flatMap((z) => z.chunks.map((c) => [
-        String(z.zone), String(z.firstRow), String(z.rows), c.column, c.encoding, c.codec, String(c.storedBytes),
+        String(z.zone), String(z.firstRow), String(z.rows), c.stream, c.encoding, c.codec, String(c.storedBytes),
         String(c.rawBytes), String(c.offset), String(c.nulls), String(c.nans), c.min ?? 'NULL', c.max ?? 'NULL',
         c.minMaxExact === null ? '—' : c.minMaxExact ? 'yes' : 'no', c.checksum ?? '—',
       ])),
