@@ -1,6 +1,7 @@
 // Nested and ENUM columns (format version 3): every such column of DuckDB's test_all_types(),
 // and seeded random nested types, round-trip with identical rows, order and types; projections
 // of fields and elements answer as over a DuckDB table.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { answerText, openDb, rows, scalar, sqlString, tempDir } from './helpers';
@@ -205,6 +206,30 @@ describe('aggregates over nested columns and struct fields', () => {
     expect(await explainText(conn, `SELECT sum(s.a), count(s.c) FROM ${scan}`)).toMatch(/sum\(s\.a\)[\s\S]*count\(s\.c\)/);
     // Float min/max of a field is never pushed, and leaves the whole query to DuckDB.
     expect(await explainText(conn, `SELECT min(s.f), count(s) FROM ${scan}`)).not.toMatch(/Pushed Aggregates/);
+  });
+});
+
+describe('projection of struct fields', () => {
+  it('reads only the fields a query uses: a corrupt field does not disturb queries of the others', async () => {
+    const { conn } = await openDb();
+    const file = `${dir}/projection.vtx`;
+    await conn.run(`COPY (SELECT i AS id, CASE WHEN i % 10 = 0 THEN NULL ELSE {'a': i, 'b': md5(i::VARCHAR), 'c': {'x': i % 7, 'y': [i]}} END AS s
+      FROM range(5000) r(i)) TO ${sqlString(file)} (FORMAT vortex, ROW_GROUP_SIZE 1000, COMPRESSION none)`);
+    await conn.run(`CREATE TABLE expected AS SELECT * FROM vortex_scan(${sqlString(file)})`);
+    // Damage every segment of s.b and of s.c.y.element.
+    const bytes = readFileSync(file);
+    const damaged = await rows(conn, `SELECT "offset", stored_bytes FROM vortex_metadata(${sqlString(file)}) WHERE stream IN ('s.b', 's.c.y.element')`);
+    expect(damaged.length).toBe(10);
+    for (const [offset, size] of damaged) bytes[Number(offset) + Math.floor(Number(size) / 2)] ^= 0xff;
+    writeFileSync(file, bytes);
+    const scan = `vortex_scan(${sqlString(file)})`;
+    for (const expr of ['s.a', 's.c.x', '(s).c.x + s.a']) {
+      await sameAnswer(conn, `SELECT id, ${expr} FROM expected ORDER BY id`, `SELECT id, ${expr} FROM ${scan} ORDER BY id`);
+    }
+    await sameAnswer(conn, 'SELECT sum(s.a), count(s.c.x) FROM expected', `SELECT sum(s.a), count(s.c.x) FROM ${scan}`);
+    for (const expr of ['s.b', 's.c.y', 's', 's.c']) {
+      await expect(conn.run(`SELECT ${expr} FROM ${scan}`), expr).rejects.toThrow(/checksum mismatch/);
+    }
   });
 });
 

@@ -55,10 +55,58 @@ DictionaryCache &GetDictionary(const vtx::DecodedColumn &chunk, vtx::DecodedColu
 	return *cache;
 }
 
+//! Sets rows [at, at + count) of `dst` NULL, and whatever DuckDB may look at below them: the
+//! fields of a struct, the elements of an array, the tag of a union; lists become empty.
+void MarkNull(const vtx::ColumnType &type, Vector &dst, idx_t at, idx_t count) {
+	auto &mask = FlatVector::Validity(dst);
+	for (idx_t i = 0; i < count; i++) {
+		mask.SetInvalid(at + i);
+	}
+	auto &children = type.Children();
+	switch (type.id) {
+	case vtx::TypeId::STRUCT:
+	case vtx::TypeId::UNION: {
+		auto &entries = StructVector::GetEntries(dst);
+		const idx_t first = type.id == vtx::TypeId::UNION ? 1 : 0;
+		if (first) {
+			auto &tag_mask = FlatVector::Validity(*entries[0]);
+			for (idx_t i = 0; i < count; i++) {
+				tag_mask.SetInvalid(at + i);
+			}
+		}
+		for (idx_t c = 0; c < children.size(); c++) {
+			MarkNull(children[c].type, *entries[c + first], at, count);
+		}
+		return;
+	}
+	case vtx::TypeId::ARRAY: {
+		const idx_t size = type.nested->array_size;
+		MarkNull(children[0].type, ArrayVector::GetEntry(dst), at * size, count * size);
+		return;
+	}
+	case vtx::TypeId::LIST:
+	case vtx::TypeId::MAP: {
+		auto entries = FlatVector::GetData<list_entry_t>(dst);
+		const idx_t base = ListVector::GetListSize(dst);
+		for (idx_t i = 0; i < count; i++) {
+			entries[at + i] = list_entry_t(base, 0);
+		}
+		return;
+	}
+	default:
+		return;
+	}
+}
+
 //! Copies values [offset, offset + count) of a decoded stream of `type` into the flat vector
 //! `dst` from position `at` (which has room), children included.
 void CopyInto(const vtx::DecodedColumn &chunk, const std::shared_ptr<vtx::DecodedColumn> &owner, idx_t offset,
               idx_t count, const vtx::ColumnType &type, Vector &dst, idx_t at) {
+	if (chunk.all_null) {
+		// Also a field a projection left out (StreamSelection), which has no children decoded.
+		MarkNull(type, dst, at, count);
+		return;
+	}
 	auto &mask = FlatVector::Validity(dst);
 	if (!chunk.all_valid) {
 		for (idx_t i = 0; i < count; i++) {

@@ -53,5 +53,18 @@ inline void SetDictionaryId(duckdb::Vector &vector, std::string id) {
 	vector.GetBuffer()->Cast<duckdb::DictionaryBuffer>().SetDictionaryId(std::move(id));
 }
 
+//! The child of a STRUCT that a projection hint names, by its position. 1.5 may name a child by
+//! its field (variants) or ask the scan to extract it (PUSHDOWN_EXTRACT, only for functions
+//! that set supports_pushdown_extract, which vortex_scan does not): false for those.
+inline bool StructChildPosition(const duckdb::ColumnIndex &child, duckdb::idx_t &position) {
+#if VORTEX_DUCKDB_VERSION_NUMBER >= 10500
+	if (!child.HasPrimaryIndex() || child.IsPushdownExtract()) {
+		return false;
+	}
+#endif
+	position = child.GetPrimaryIndex();
+	return true;
+}
+
 } // namespace compat
 } // namespace vortex

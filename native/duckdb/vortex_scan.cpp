@@ -3,6 +3,7 @@
 #include "../compute/aggregate_state.hpp"
 #include "../format/reader.hpp"
 #include "column_emit.hpp"
+#include "duckdb_compat.hpp"
 #include "file_io.hpp"
 #include "metadata_cache.hpp"
 #include "plan_guard.hpp"
@@ -53,6 +54,9 @@ struct ResidualFilter {
 
 struct ScanGlobalState : public GlobalTableFunctionState {
 	vector<column_t> column_ids;
+	//! Per position: the fields of a STRUCT column the query reads (DuckDB's projection hints);
+	//! null where the whole column is read.
+	std::vector<std::unique_ptr<vtx::StreamSelection>> selections;
 	vector<idx_t> projection_ids;
 	std::vector<WorkItem> work;
 	std::atomic<idx_t> next {0};
@@ -118,10 +122,46 @@ void CheckSameVersion(FileSource &source, const vtx::FileMetadata &meta) {
 	}
 }
 
+//! The streams of a column of `type` that `index` asks for: the STRUCT fields it names, and
+//! below them what their own hints name. False where the hint cannot be followed (read all).
+bool SelectFields(const ColumnIndex &index, const vtx::ColumnType &type, vtx::StreamSelection &out) {
+	out.all = true;
+	out.children.clear();
+	if (!index.HasChildren() || type.id != vtx::TypeId::STRUCT) {
+		return true;
+	}
+	auto &fields = type.Children();
+	std::vector<vtx::StreamSelection> children(fields.size());
+	for (auto &c : children) {
+		c.included = false;
+	}
+	for (auto &child : index.GetChildIndexes()) {
+		idx_t position;
+		if (!compat::StructChildPosition(child, position) || position >= fields.size() ||
+		    !SelectFields(child, fields[position].type, children[position])) {
+			return false;
+		}
+		children[position].included = true;
+	}
+	out.all = false;
+	out.children = std::move(children);
+	return true;
+}
+
 unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, TableFunctionInitInput &input) {
 	auto &bind = input.bind_data->Cast<ScanBindData>();
 	auto g = make_uniq<ScanGlobalState>();
 	g->column_ids = input.column_ids;
+	g->selections.resize(g->column_ids.size());
+	for (idx_t c = 0; c < g->column_ids.size() && c < input.column_indexes.size(); c++) {
+		auto id = g->column_ids[c];
+		if (id < bind.fields.size() && bind.fields[id].type.id == vtx::TypeId::STRUCT) {
+			auto selection = make_uniq<vtx::StreamSelection>();
+			if (SelectFields(input.column_indexes[c], bind.fields[id].type, *selection) && !selection->all) {
+				g->selections[c] = std::move(selection);
+			}
+		}
+	}
 	g->projection_ids = input.projection_ids;
 	g->projected.assign(g->column_ids.size(), g->projection_ids.empty());
 	for (auto p : g->projection_ids) {
@@ -329,7 +369,7 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 			}
 			auto chunk = std::make_shared<vtx::DecodedColumn>();
 			try {
-				vtx::ReadChunk(*source, meta, l.item.zone, id, *chunk);
+				vtx::ReadChunk(*source, meta, l.item.zone, id, *chunk, g.selections[c].get());
 			} catch (vtx::FormatError &e) {
 				ThrowFileError(bind.files[l.item.file].path, e);
 			}

@@ -56,12 +56,19 @@ void AppendRows(Column &col, const vtx::ColumnType &type, const RecursiveUnified
 	const auto base = col.valid.size();
 	col.valid.resize(base + n);
 	std::vector<idx_t> resolved(n);
+	bool contiguous = true;
 	for (idx_t i = 0; i < n; i++) {
-		auto r = u.sel->get_index(rows[i]);
-		resolved[i] = r;
-		bool valid = u.validity.RowIsValid(r) && (!parent_valid || (*parent_valid)[i]);
-		col.valid[base + i] = valid;
-		col.any_null |= !valid;
+		resolved[i] = u.sel->get_index(rows[i]);
+		contiguous &= resolved[i] == resolved[0] + i;
+	}
+	if (u.validity.AllValid() && !parent_valid) {
+		std::memset(col.valid.data() + base, 1, n);
+	} else {
+		for (idx_t i = 0; i < n; i++) {
+			bool valid = u.validity.RowIsValid(resolved[i]) && (!parent_valid || (*parent_valid)[i]);
+			col.valid[base + i] = valid;
+			col.any_null |= !valid;
+		}
 	}
 	const uint8_t *valid = col.valid.data() + base;
 	auto &children = type.Children();
@@ -151,6 +158,11 @@ void AppendRows(Column &col, const vtx::ColumnType &type, const RecursiveUnified
 	const auto width = type.ByteWidth();
 	if (width) {
 		col.fixed.resize((base + n) * width);
+		if (contiguous && n) {
+			// The common case (a struct's fields, a list's elements): one copy.
+			std::memcpy(col.fixed.data() + base * width, u.data + resolved[0] * width, n * width);
+			return;
+		}
 		for (idx_t i = 0; i < n; i++) {
 			std::memcpy(col.fixed.data() + (base + i) * width, u.data + resolved[i] * width, width);
 		}

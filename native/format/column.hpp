@@ -56,6 +56,15 @@ struct ColumnInput {
 	}
 };
 
+//! Which streams of a nested column to decode: with `all` false, only the STRUCT fields whose
+//! `children[i].included` is set (and, below them, what their own selection says). A field left
+//! out decodes as all NULL.
+struct StreamSelection {
+	bool all = true;
+	bool included = true;
+	std::vector<StreamSelection> children;
+};
+
 //! A decoded chunk. Strings point into `buffer`, which the chunk owns.
 struct DecodedColumn {
 	uint64_t count = 0;

@@ -92,8 +92,17 @@ ByteBuffer ReadSegment(InputSource &source, const ChunkMeta &chunk) {
 
 namespace {
 
+//! A stream left out by a selection: `rows` NULLs, with no children.
+void SkippedStream(uint64_t rows, DecodedColumn &out) {
+	out = DecodedColumn();
+	out.count = rows;
+	out.all_valid = false;
+	out.all_null = true;
+	out.validity.assign((rows + 63) / 64, 0);
+}
+
 void ReadStream(InputSource &source, const ChunkMeta &chunk, const ColumnType &type, const std::string &name,
-                DecodedColumn &out) {
+                DecodedColumn &out, const StreamSelection *selection = nullptr) {
 	ByteBuffer body;
 	ReadSegmentInto(source, chunk, body, kBodySlack);
 	DecodeChunk(type.Storage(), chunk.stats.rows, std::move(body), out, kBodySlack);
@@ -133,18 +142,26 @@ void ReadStream(InputSource &source, const ChunkMeta &chunk, const ColumnType &t
 		}
 	}
 	out.children.resize(children.size());
+	const bool partial = selection && !selection->all && type.id == TypeId::STRUCT &&
+	                     selection->children.size() == children.size();
 	for (size_t i = 0; i < children.size(); i++) {
-		ReadStream(source, chunk.children[i], children[i].type, name + "." + children[i].name, out.children[i]);
+		if (partial && !selection->children[i].included) {
+			SkippedStream(chunk.children[i].stats.rows, out.children[i]);
+			continue;
+		}
+		ReadStream(source, chunk.children[i], children[i].type, name + "." + children[i].name, out.children[i],
+		           partial ? &selection->children[i] : nullptr);
 	}
 }
 
 } // namespace
 
-void ReadChunk(InputSource &source, const FileMetadata &meta, size_t zone, size_t column, DecodedColumn &out) {
+void ReadChunk(InputSource &source, const FileMetadata &meta, size_t zone, size_t column, DecodedColumn &out,
+               const StreamSelection *selection) {
 	auto &z = meta.zones.at(zone);
 	auto &chunk = z.chunks.at(column);
 	try {
-		ReadStream(source, chunk, meta.fields[column].type, meta.fields[column].name, out);
+		ReadStream(source, chunk, meta.fields[column].type, meta.fields[column].name, out, selection);
 	} catch (std::bad_alloc &) {
 		// A zone is decoded whole (rows x width bytes, up to 2^30 rows): say which one did not fit.
 		throw FormatError("zone " + std::to_string(zone) + " of " + std::to_string(z.rows) + " rows of column \"" +

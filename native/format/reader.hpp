@@ -15,8 +15,10 @@ public:
 
 FileMetadata ReadMetadata(InputSource &source);
 
-//! Reads, verifies, decompresses and decodes one column chunk.
-void ReadChunk(InputSource &source, const FileMetadata &meta, size_t zone, size_t column, DecodedColumn &out);
+//! Reads, verifies, decompresses and decodes one column chunk (of a nested column, the streams
+//! `selection` names, or all of them).
+void ReadChunk(InputSource &source, const FileMetadata &meta, size_t zone, size_t column, DecodedColumn &out,
+               const StreamSelection *selection = nullptr);
 
 //! Reads one stream of a nested column chunk: the child reached by `route` (child indexes) from
 //! the column's own stream, and the streams below it.
