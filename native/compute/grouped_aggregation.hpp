@@ -5,6 +5,7 @@
 #pragma once
 #include "aggregate_state.hpp"
 
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -21,7 +22,10 @@ struct GroupState {
 
 class GroupedAggregation {
 public:
-	GroupedAggregation(std::vector<ColumnType> key_types, std::vector<ColumnType> value_types);
+	//! `needs_minmax` / `needs_sum`, per value column (empty: everything), say what decoded rows
+	//! must contribute beyond counts.
+	GroupedAggregation(std::vector<ColumnType> key_types, std::vector<ColumnType> value_types,
+	                   std::vector<bool> needs_minmax = {}, std::vector<bool> needs_sum = {});
 
 	//! The zone's single key value when its statistics prove every row has it: min = max
 	//! (exact) and no NULL, or every row NULL. False otherwise.
@@ -34,19 +38,30 @@ public:
 	//! whose byte is nonzero count.
 	void AddDecoded(const std::vector<const DecodedColumn *> &keys, const std::vector<const DecodedColumn *> &values,
 	                const uint8_t *selected = nullptr);
+	//! Adds the groups of another accumulation of the same keys and values (disjoint rows).
+	void Merge(const GroupedAggregation &other);
 
 	const std::vector<GroupState> &Groups() const {
 		return groups;
 	}
 
+	//! Per-zone working memory of AddDecoded, kept from one zone to the next (opaque).
+	struct Scratch;
+
 private:
 	GroupState &Find(const std::vector<bool> &key_null, const std::vector<std::string> &keys);
 	std::string Encode(const std::vector<bool> &key_null, const std::vector<std::string> &keys) const;
+	AggregateState NewState(size_t v) const;
+	//! Adds value column `v` of a decoded zone whose rows have group ids `ids` (< card).
+	void AccumulateValues(size_t v, const DecodedColumn &col, const uint32_t *ids, uint64_t card,
+	                      const uint8_t *selected);
 
 	std::vector<ColumnType> key_types;
 	std::vector<ColumnType> value_types;
+	std::vector<bool> needs_minmax, needs_sum;
 	std::unordered_map<std::string, size_t> index;
 	std::vector<GroupState> groups;
+	std::shared_ptr<Scratch> scratch;
 };
 
 } // namespace compute

@@ -103,7 +103,11 @@ void ConstantColumn(const GroupedBindData &bind, idx_t f, idx_t column, uint64_t
 	out.count = rows;
 	out.all_null = is_null;
 	out.all_valid = !is_null;
-	out.strings.assign(rows, vtx::StringRef {text.data(), static_cast<uint32_t>(text.size())});
+	// A one-entry dictionary: the key is looked at once, not per row.
+	if (!is_null) {
+		out.dictionary.assign(1, vtx::StringRef {text.data(), static_cast<uint32_t>(text.size())});
+		out.codes.assign(rows, 0);
+	}
 }
 
 void AccumulateFile(ClientContext &context, const GroupedBindData &bind, idx_t f, const ValueColumns &values,
@@ -242,7 +246,7 @@ unique_ptr<GlobalTableFunctionState> GroupedInit(ClientContext &context, TableFu
 	for (auto v : values.fields) {
 		value_types.push_back(bind.fields[v].type);
 	}
-	GroupedAggregation groups(key_types, value_types);
+	GroupedAggregation groups(key_types, value_types, values.needs_minmax, values.needs_sum);
 	for (idx_t f = 0; f < bind.files.size(); f++) {
 		AccumulateFile(context, bind, f, values, groups);
 	}
