@@ -13,9 +13,6 @@ namespace compute {
 namespace {
 
 constexpr uint32_t kNoId = ~uint32_t(0);
-//! Combined ids of several key columns are used as array indexes up to this many; beyond it
-//! they are renumbered densely through a hash table.
-constexpr uint64_t kDirectIds = uint64_t(1) << 16;
 
 struct Bytes16 {
 	uint64_t lo, hi;
@@ -96,20 +93,76 @@ private:
 struct KeyIds {
 	const uint32_t *ids = nullptr; //! `own`, or a dictionary chunk's codes themselves
 	std::vector<uint32_t> own;
-	uint64_t card = 0; //! ids are < card
+	uint64_t card = 0;         //! ids are < card
+	bool dictionary = false;   //! id = code, NULL = the dictionary's size
+	bool direct = false;       //! id = value - base (as unsigned), NULL = null_id
+	uint64_t base = 0;
+	uint32_t null_id = kNoId;
+	std::vector<uint32_t> rep; //! neither: per id, a row that has it
 };
+
+//! Values of a narrow range (as unsigned integers of their width, which keeps equality) are
+//! their own ids: value - smallest, no hashing. False when the range is too wide for that.
+template <class T>
+bool RangeIds(const DecodedColumn &c, KeyIds &out) {
+	using U = typename std::make_unsigned<T>::type;
+	const uint64_t rows = c.count;
+	const uint8_t *base = c.Fixed();
+	U lo = std::numeric_limits<U>::max(), hi = 0;
+	bool any = false;
+	for (uint64_t i = 0; i < rows; i++) {
+		U x;
+		std::memcpy(&x, base + i * sizeof(U), sizeof(U));
+		const bool valid = c.IsValid(i);
+		lo = valid && x < lo ? x : lo;
+		hi = valid && x > hi ? x : hi;
+		any |= valid;
+	}
+	// Accumulators are kept per id: a range much wider than the zone would mostly be empty ones.
+	const uint64_t limit = std::min<uint64_t>(uint64_t(1) << 16, std::max<uint64_t>(256, rows));
+	if (!any || static_cast<uint64_t>(static_cast<U>(hi - lo)) >= limit) {
+		return false;
+	}
+	const auto range = static_cast<uint32_t>(static_cast<U>(hi - lo)) + 1;
+	out.direct = true;
+	out.base = lo;
+	out.own.resize(rows);
+	if (c.all_valid) {
+		for (uint64_t i = 0; i < rows; i++) {
+			U x;
+			std::memcpy(&x, base + i * sizeof(U), sizeof(U));
+			out.own[i] = static_cast<uint32_t>(static_cast<U>(x - lo));
+		}
+		out.null_id = kNoId;
+		out.card = range;
+	} else {
+		for (uint64_t i = 0; i < rows; i++) {
+			U x;
+			std::memcpy(&x, base + i * sizeof(U), sizeof(U));
+			out.own[i] = c.IsValid(i) ? static_cast<uint32_t>(static_cast<U>(x - lo)) : range;
+		}
+		out.null_id = range;
+		out.card = uint64_t(range) + 1;
+	}
+	out.ids = out.own.data();
+	return true;
+}
 
 template <class T>
 void FixedIds(const DecodedColumn &c, KeyIds &out, IdTable<T> &table) {
 	const uint64_t rows = c.count;
 	out.own.resize(rows);
+	out.rep.clear();
 	table.Reset();
-	uint32_t card = 0, null_id = kNoId, prev_id = kNoId;
+	uint32_t null_id = kNoId, prev_id = kNoId;
 	T prev {};
 	const uint8_t *base = c.Fixed();
 	for (uint64_t i = 0; i < rows; i++) {
 		if (!c.IsValid(i)) {
-			null_id = null_id == kNoId ? card++ : null_id;
+			if (null_id == kNoId) {
+				null_id = static_cast<uint32_t>(out.rep.size());
+				out.rep.push_back(static_cast<uint32_t>(i));
+			}
 			out.own[i] = null_id;
 			continue;
 		}
@@ -120,13 +173,16 @@ void FixedIds(const DecodedColumn &c, KeyIds &out, IdTable<T> &table) {
 			out.own[i] = prev_id;
 			continue;
 		}
-		auto id = table.FindOrInsert(x, card);
-		card += id == card;
+		const auto next = static_cast<uint32_t>(out.rep.size());
+		auto id = table.FindOrInsert(x, next);
+		if (id == next) {
+			out.rep.push_back(static_cast<uint32_t>(i));
+		}
 		out.own[i] = prev_id = id;
 		prev = x;
 	}
 	out.ids = out.own.data();
-	out.card = card;
+	out.card = out.rep.size();
 }
 
 //! Strings that are not dictionary-coded, and fixed-width values of no integer width.
@@ -135,12 +191,16 @@ void BytesIds(const ColumnType &type, const DecodedColumn &c, KeyIds &out,
 	const uint64_t rows = c.count;
 	const auto width = type.ByteWidth();
 	out.own.resize(rows);
+	out.rep.clear();
 	table.clear();
-	uint32_t card = 0, null_id = kNoId, prev_id = kNoId;
+	uint32_t null_id = kNoId, prev_id = kNoId;
 	std::string_view prev;
 	for (uint64_t i = 0; i < rows; i++) {
 		if (!c.IsValid(i)) {
-			null_id = null_id == kNoId ? card++ : null_id;
+			if (null_id == kNoId) {
+				null_id = static_cast<uint32_t>(out.rep.size());
+				out.rep.push_back(static_cast<uint32_t>(i));
+			}
 			out.own[i] = null_id;
 			continue;
 		}
@@ -155,13 +215,30 @@ void BytesIds(const ColumnType &type, const DecodedColumn &c, KeyIds &out,
 			out.own[i] = prev_id;
 			continue;
 		}
-		auto it = table.emplace(x, card).first;
-		card += it->second == card;
-		out.own[i] = prev_id = it->second;
+		const auto next = static_cast<uint32_t>(out.rep.size());
+		auto id = table.emplace(x, next).first->second;
+		if (id == next) {
+			out.rep.push_back(static_cast<uint32_t>(i));
+		}
+		out.own[i] = prev_id = id;
 		prev = x;
 	}
 	out.ids = out.own.data();
-	out.card = card;
+	out.card = out.rep.size();
+}
+
+//! Renumbers `values` densely (first seen, first numbered), keeping a row of each id in `rep`.
+void Densify(std::vector<uint64_t> &values, IdTable<uint64_t> &table, std::vector<uint32_t> &rep) {
+	table.Reset();
+	rep.clear();
+	for (uint64_t i = 0; i < values.size(); i++) {
+		const auto next = static_cast<uint32_t>(rep.size());
+		auto id = table.FindOrInsert(values[i], next);
+		if (id == next) {
+			rep.push_back(static_cast<uint32_t>(i));
+		}
+		values[i] = id;
+	}
 }
 
 bool RowValid(const DecodedColumn &c, uint64_t i) {
@@ -177,10 +254,32 @@ std::string RawAt(const ColumnType &type, const DecodedColumn &c, uint64_t i) {
 	return std::string(reinterpret_cast<const char *>(c.Fixed()) + i * width, width);
 }
 
+//! The exact sum of integers of at most 64 bits: a 64-bit running sum, spilled into 128 bits
+//! on the (rare) addition that would overflow it.
+template <class T>
+struct IntSum {
+	using Word = typename std::conditional<std::is_signed<T>::value, int64_t, uint64_t>::type;
+	Word word;
+	int128 spill;
+
+	void Add(T x) {
+		if (sizeof(T) < sizeof(Word)) {
+			// At most 2^30 rows of at most 32 bits: cannot leave 64 bits.
+			word += static_cast<Word>(x);
+		} else if (__builtin_add_overflow(word, static_cast<Word>(x), &word)) {
+			spill += static_cast<int128>(word) - static_cast<int128>(static_cast<Word>(x)) + static_cast<int128>(x);
+			word = 0;
+		}
+	}
+	int128 Total() const {
+		return spill + static_cast<int128>(word);
+	}
+};
+
 template <class T>
 struct IntAcc {
 	uint64_t n;
-	int128 sum;
+	IntSum<T> sum;
 	T lo, hi;
 };
 
@@ -200,9 +299,15 @@ void IntLoop(const uint32_t *ids, const DecodedColumn &c, const uint8_t *selecte
 		std::memcpy(&x, base + i * sizeof(T), sizeof(T));
 		auto &a = acc[ids[i]];
 		a.n++;
-		a.sum += static_cast<int128>(x);
-		a.lo = x < a.lo ? x : a.lo;
-		a.hi = x > a.hi ? x : a.hi;
+		a.sum.Add(x);
+		// Branches, not selects: a group's bounds soon stop moving, and an untaken branch
+		// stores nothing.
+		if (x < a.lo) {
+			a.lo = x;
+		}
+		if (x > a.hi) {
+			a.hi = x;
+		}
 	}
 }
 
@@ -239,22 +344,47 @@ void Dispatch(const DecodedColumn &c, const uint8_t *selected, F &&run) {
 	}
 }
 
+//! Typed storage for `n` accumulators in a reused byte buffer.
+template <class ACC>
+ACC *AccumulatorsIn(std::vector<char> &bytes, uint64_t n) {
+	bytes.resize(n * sizeof(ACC) + alignof(ACC));
+	void *raw = bytes.data();
+	size_t space = bytes.size();
+	return static_cast<ACC *>(std::align(alignof(ACC), n * sizeof(ACC), raw, space));
+}
+
+//! Calls run(T()) with T the integer type of `type` (HasIntegerSum()).
+template <class F>
+void WithIntegerType(const ColumnType &type, F &&run) {
+	const bool sgn = type.Kind() == PhysicalKind::SIGNED;
+	switch (type.ByteWidth()) {
+	case 1: sgn ? run(int8_t()) : run(uint8_t()); return;
+	case 2: sgn ? run(int16_t()) : run(uint16_t()); return;
+	case 4: sgn ? run(int32_t()) : run(uint32_t()); return;
+	default: sgn ? run(int64_t()) : run(uint64_t()); return;
+	}
+}
+
+enum class ValuePath : uint8_t { ALL_NULL, INTEGER, FLOAT, GATHER };
+
 } // namespace
 
 //! Reused from zone to zone by one accumulation (one thread).
 struct GroupedAggregation::Scratch {
 	std::vector<KeyIds> keys;
 	std::vector<uint64_t> combined;
-	std::vector<uint32_t> ids, first, order;
-	std::vector<uint64_t> rows, offsets;
+	std::vector<uint32_t> ids, rep, order;
+	std::vector<uint64_t> rows, offsets, cursor;
 	std::vector<size_t> group;
+	std::vector<ValuePath> paths;
+	std::vector<std::vector<char>> acc; //! per value column: its accumulators' bytes
+	std::vector<void *> acc_at;         //! per value column: the accumulators, aligned
 	IdTable<uint8_t> t8;
 	IdTable<uint16_t> t16;
 	IdTable<uint32_t> t32;
 	IdTable<uint64_t> t64;
 	IdTable<Bytes16> t128;
 	std::unordered_map<std::string_view, uint32_t> bytes;
-	std::vector<char> acc;
 	std::vector<uint8_t> valid;
 	ByteBuffer fixed;
 	std::vector<StringRef> strings;
@@ -343,18 +473,39 @@ namespace {
 
 //! Dense ids for one key column's rows. Dictionary codes are ids already (NULL takes the one
 //! past the dictionary); other columns go through a hash table keyed by value.
-void ColumnIds(const ColumnType &type, const DecodedColumn &c, KeyIds &out, GroupedAggregation::Scratch &s);
-
-//! Renumbers `values` densely (first seen, first numbered); returns how many distinct.
-uint64_t Densify(std::vector<uint64_t> &values, IdTable<uint64_t> &table) {
-	table.Reset();
-	uint32_t next = 0;
-	for (auto &v : values) {
-		auto id = table.FindOrInsert(v, next);
-		next += id == next;
-		v = id;
+void ColumnIds(const ColumnType &type, const DecodedColumn &c, KeyIds &out, GroupedAggregation::Scratch &s) {
+	const uint64_t rows = c.count;
+	out.dictionary = out.direct = false;
+	if (c.all_null) {
+		out.own.assign(rows, 0);
+		out.ids = out.own.data();
+		out.card = 1;
+		out.rep.assign(1, 0);
+		return;
 	}
-	return next;
+	if (!c.codes.empty()) {
+		const uint32_t null_id = static_cast<uint32_t>(c.dictionary.size());
+		out.dictionary = true;
+		out.card = uint64_t(null_id) + 1;
+		if (c.all_valid) {
+			out.ids = c.codes.data();
+			return;
+		}
+		out.own.resize(rows);
+		for (uint64_t i = 0; i < rows; i++) {
+			out.own[i] = c.IsValid(i) ? c.codes[i] : null_id;
+		}
+		out.ids = out.own.data();
+		return;
+	}
+	switch (type.IsString() ? 0 : type.ByteWidth()) {
+	case 1: return (void)(RangeIds<uint8_t>(c, out) || (FixedIds(c, out, s.t8), true));
+	case 2: return (void)(RangeIds<uint16_t>(c, out) || (FixedIds(c, out, s.t16), true));
+	case 4: return (void)(RangeIds<uint32_t>(c, out) || (FixedIds(c, out, s.t32), true));
+	case 8: return (void)(RangeIds<uint64_t>(c, out) || (FixedIds(c, out, s.t64), true));
+	case 16: return FixedIds(c, out, s.t128);
+	default: return BytesIds(type, c, out, s.bytes);
+	}
 }
 
 } // namespace
@@ -369,7 +520,8 @@ void GroupedAggregation::AddDecoded(const std::vector<const DecodedColumn *> &ke
 		scratch = std::make_shared<Scratch>();
 	}
 	auto &s = *scratch;
-	// 1. A dense id per row for the tuple of its keys: per column, then combined.
+	// 1. A dense id per row for the tuple of its keys: per column, then (several keys) combined
+	//    and renumbered through a hash table.
 	s.keys.resize(keys.size());
 	for (size_t k = 0; k < keys.size(); k++) {
 		ColumnIds(key_types[k], *keys[k], s.keys[k], s);
@@ -386,9 +538,10 @@ void GroupedAggregation::AddDecoded(const std::vector<const DecodedColumn *> &ke
 			s.combined[i] = s.keys[0].ids[i];
 		}
 		for (size_t k = 1; k < keys.size(); k++) {
-			// Products stay below 2^63: card <= 2^32 here, and a column's ids are at most its rows.
+			// Products stay below 2^63: card <= 2^32 here, and a column has at most 2^30 + 1 ids.
 			if (card > std::numeric_limits<uint32_t>::max()) {
-				card = Densify(s.combined, s.t64);
+				Densify(s.combined, s.t64, s.rep);
+				card = s.rep.size();
 			}
 			auto &col = s.keys[k];
 			for (uint64_t i = 0; i < rows; i++) {
@@ -396,29 +549,44 @@ void GroupedAggregation::AddDecoded(const std::vector<const DecodedColumn *> &ke
 			}
 			card *= col.card;
 		}
-		if (card > kDirectIds) {
-			card = Densify(s.combined, s.t64);
-		}
+		Densify(s.combined, s.t64, s.rep);
+		card = s.rep.size();
 		s.ids.resize(rows);
 		for (uint64_t i = 0; i < rows; i++) {
 			s.ids[i] = static_cast<uint32_t>(s.combined[i]);
 		}
 		ids = s.ids.data();
 	}
-	// 2. Rows per id, and one row of each: its keys are the group's.
-	s.rows.assign(card, 0);
-	s.first.resize(card);
-	if (selected) {
-		for (uint64_t i = 0; i < rows; i++) {
-			if (selected[i] && s.rows[ids[i]]++ == 0) {
-				s.first[ids[i]] = static_cast<uint32_t>(i);
+	// 2. One pass per value column adding each row to its id's accumulator. The rows per id
+	//    come from a column that counts every row, else from a pass of their own.
+	s.paths.resize(values.size());
+	s.acc.resize(values.size());
+	s.acc_at.resize(values.size());
+	size_t counter = values.size();
+	for (size_t v = 0; v < values.size(); v++) {
+		auto &col = *values[v];
+		auto &type = value_types[v];
+		s.paths[v] = col.all_null              ? ValuePath::ALL_NULL
+		             : type.HasIntegerSum()   ? ValuePath::INTEGER
+		             : type.IsFloat() && !needs_minmax[v] ? ValuePath::FLOAT
+		                                                 : ValuePath::GATHER;
+		if (s.paths[v] == ValuePath::INTEGER || s.paths[v] == ValuePath::FLOAT) {
+			AccumulateValues(v, col, ids, card, selected);
+			if (counter == values.size() && col.all_valid && !selected) {
+				counter = v;
 			}
+		}
+	}
+	s.rows.assign(card, 0);
+	if (counter < values.size()) {
+		CountsFrom(counter, card);
+	} else if (selected) {
+		for (uint64_t i = 0; i < rows; i++) {
+			s.rows[ids[i]] += selected[i] != 0;
 		}
 	} else {
 		for (uint64_t i = 0; i < rows; i++) {
-			if (s.rows[ids[i]]++ == 0) {
-				s.first[ids[i]] = static_cast<uint32_t>(i);
-			}
+			s.rows[ids[i]]++;
 		}
 	}
 	// 3. Each id's group, found once per zone.
@@ -429,22 +597,82 @@ void GroupedAggregation::AddDecoded(const std::vector<const DecodedColumn *> &ke
 		if (s.rows[id] == 0) {
 			continue;
 		}
-		auto r = s.first[id];
-		for (size_t k = 0; k < keys.size(); k++) {
-			key_null[k] = !RowValid(*keys[k], r);
-			key[k] = key_null[k] ? std::string() : RawAt(key_types[k], *keys[k], r);
+		if (keys.size() == 1 && s.keys[0].dictionary) {
+			auto &dict = keys[0]->dictionary;
+			key_null[0] = id == dict.size();
+			key[0] = key_null[0] ? std::string() : std::string(dict[id].ptr, dict[id].len);
+		} else if (keys.size() == 1 && s.keys[0].direct) {
+			key_null[0] = id == s.keys[0].null_id;
+			const uint64_t value = s.keys[0].base + id; // little-endian: its low bytes are the key's
+			key[0] = key_null[0] ? std::string()
+			                     : std::string(reinterpret_cast<const char *>(&value), key_types[0].ByteWidth());
+		} else {
+			const uint32_t r = keys.size() == 1 ? s.keys[0].rep[id] : s.rep[id];
+			for (size_t k = 0; k < keys.size(); k++) {
+				key_null[k] = !RowValid(*keys[k], r);
+				key[k] = key_null[k] ? std::string() : RawAt(key_types[k], *keys[k], r);
+			}
 		}
 		s.group[id] = static_cast<size_t>(&Find(key_null, key) - groups.data());
 		groups[s.group[id]].rows += s.rows[id];
 	}
-	// 4. Per value column, one pass adding each row to its id's accumulator.
+	// 4. The accumulators into their groups' states.
 	for (size_t v = 0; v < values.size(); v++) {
-		AccumulateValues(v, *values[v], ids, card, selected);
+		FinishValues(v, *values[v], ids, card, selected);
 	}
 }
 
 void GroupedAggregation::AccumulateValues(size_t v, const DecodedColumn &col, const uint32_t *ids, uint64_t card,
                                           const uint8_t *selected) {
+	auto &s = *scratch;
+	auto &type = value_types[v];
+	const auto width = type.ByteWidth();
+	if (s.paths[v] == ValuePath::INTEGER) {
+		auto run = [&](auto tag) {
+			using T = decltype(tag);
+			using Acc = IntAcc<T>;
+			auto *acc = AccumulatorsIn<Acc>(s.acc[v], card);
+			s.acc_at[v] = acc;
+			for (uint64_t id = 0; id < card; id++) {
+				acc[id] = Acc {0, {0, 0}, std::numeric_limits<T>::max(), std::numeric_limits<T>::lowest()};
+			}
+			Dispatch(col, selected, [&](auto validity, auto selection) {
+				IntLoop<T, decltype(validity)::value, decltype(selection)::value>(ids, col, selected, acc);
+			});
+		};
+		WithIntegerType(type, run);
+		return;
+	}
+	auto *acc = AccumulatorsIn<FloatAcc>(s.acc[v], card);
+	s.acc_at[v] = acc;
+	for (uint64_t id = 0; id < card; id++) {
+		acc[id] = FloatAcc {0, 0, 0, 0, 0.0};
+	}
+	Dispatch(col, selected, [&](auto validity, auto selection) {
+		constexpr bool V = decltype(validity)::value, S = decltype(selection)::value;
+		width == 4 ? FloatLoop<float, V, S>(ids, col, selected, acc) : FloatLoop<double, V, S>(ids, col, selected, acc);
+	});
+}
+
+void GroupedAggregation::CountsFrom(size_t v, uint64_t card) {
+	auto &s = *scratch;
+	if (s.paths[v] == ValuePath::FLOAT) {
+		auto *acc = static_cast<const FloatAcc *>(s.acc_at[v]);
+		for (uint64_t id = 0; id < card; id++) {
+			s.rows[id] = acc[id].n;
+		}
+		return;
+	}
+	WithIntegerType(value_types[v], [&](auto tag) {
+		auto *acc = static_cast<const IntAcc<decltype(tag)> *>(s.acc_at[v]);
+		for (uint64_t id = 0; id < card; id++) {
+			s.rows[id] = acc[id].n;
+		}
+	});
+}
+
+void GroupedAggregation::FinishValues(size_t v, const DecodedColumn &col, const uint32_t *ids, uint64_t card,
+                                      const uint8_t *selected) {
 	auto &s = *scratch;
 	auto &type = value_types[v];
 	const auto width = type.ByteWidth();
@@ -455,35 +683,25 @@ void GroupedAggregation::AccumulateValues(size_t v, const DecodedColumn &col, co
 			}
 		}
 	};
-	if (col.all_null) {
+	switch (s.paths[v]) {
+	case ValuePath::ALL_NULL:
 		each_group([&](uint64_t id, AggregateState &state) {
 			ZoneStats z;
 			z.rows = z.nulls = s.rows[id];
 			state.AddStats(z);
 		});
 		return;
-	}
-	if (type.HasIntegerSum()) {
-		auto run = [&](auto tag) {
+	case ValuePath::INTEGER:
+		WithIntegerType(type, [&](auto tag) {
 			using T = decltype(tag);
-			using Acc = IntAcc<T>;
-			s.acc.resize(card * sizeof(Acc) + alignof(Acc));
-			void *raw = s.acc.data();
-			size_t space = s.acc.size();
-			auto *acc = static_cast<Acc *>(std::align(alignof(Acc), card * sizeof(Acc), raw, space));
-			for (uint64_t id = 0; id < card; id++) {
-				acc[id] = Acc {0, 0, std::numeric_limits<T>::max(), std::numeric_limits<T>::lowest()};
-			}
-			Dispatch(col, selected, [&](auto validity, auto selection) {
-				IntLoop<T, decltype(validity)::value, decltype(selection)::value>(ids, col, selected, acc);
-			});
+			auto *acc = static_cast<const IntAcc<T> *>(s.acc_at[v]);
 			each_group([&](uint64_t id, AggregateState &state) {
 				auto &a = acc[id];
 				ZoneStats z;
 				z.rows = s.rows[id];
 				z.nulls = z.rows - a.n;
 				z.has_int_sum = true;
-				z.int_sum = a.sum;
+				z.int_sum = a.sum.Total();
 				if (a.n) {
 					z.has_minmax = z.minmax_exact = true;
 					z.min.assign(reinterpret_cast<const char *>(&a.lo), sizeof(T));
@@ -491,28 +709,10 @@ void GroupedAggregation::AccumulateValues(size_t v, const DecodedColumn &col, co
 				}
 				state.AddStats(z);
 			});
-		};
-		const bool sgn = type.Kind() == PhysicalKind::SIGNED;
-		switch (width) {
-		case 1: sgn ? run(int8_t()) : run(uint8_t()); return;
-		case 2: sgn ? run(int16_t()) : run(uint16_t()); return;
-		case 4: sgn ? run(int32_t()) : run(uint32_t()); return;
-		case 8: sgn ? run(int64_t()) : run(uint64_t()); return;
-		default: break;
-		}
-	}
-	if (type.IsFloat() && !needs_minmax[v]) {
-		s.acc.resize(card * sizeof(FloatAcc) + alignof(FloatAcc));
-		void *raw = s.acc.data();
-		size_t space = s.acc.size();
-		auto *acc = static_cast<FloatAcc *>(std::align(alignof(FloatAcc), card * sizeof(FloatAcc), raw, space));
-		for (uint64_t id = 0; id < card; id++) {
-			acc[id] = FloatAcc {0, 0, 0, 0, 0.0};
-		}
-		Dispatch(col, selected, [&](auto validity, auto selection) {
-			constexpr bool V = decltype(validity)::value, S = decltype(selection)::value;
-			width == 4 ? FloatLoop<float, V, S>(ids, col, selected, acc) : FloatLoop<double, V, S>(ids, col, selected, acc);
 		});
+		return;
+	case ValuePath::FLOAT: {
+		auto *acc = static_cast<const FloatAcc *>(s.acc_at[v]);
 		each_group([&](uint64_t id, AggregateState &state) {
 			auto &a = acc[id];
 			ZoneStats z;
@@ -527,19 +727,20 @@ void GroupedAggregation::AccumulateValues(size_t v, const DecodedColumn &col, co
 		});
 		return;
 	}
+	case ValuePath::GATHER:
+		break;
+	}
 	// Everything else (strings, 128-bit integers, float min/max): each group's rows gathered
-	// in row order and summarised exactly as the writer summarises a zone.
+	// in row order (a counting sort by id) and summarised exactly as the writer summarises a zone.
 	s.offsets.assign(card + 1, 0);
 	for (uint64_t id = 0; id < card; id++) {
 		s.offsets[id + 1] = s.offsets[id] + s.rows[id];
 	}
 	s.order.resize(s.offsets[card]);
-	{
-		std::vector<uint64_t> cursor(s.offsets.begin(), s.offsets.end() - 1);
-		for (uint64_t i = 0; i < col.count; i++) {
-			if (!selected || selected[i]) {
-				s.order[cursor[ids[i]]++] = static_cast<uint32_t>(i);
-			}
+	s.cursor.assign(s.offsets.begin(), s.offsets.end() - 1);
+	for (uint64_t i = 0; i < col.count; i++) {
+		if (!selected || selected[i]) {
+			s.order[s.cursor[ids[i]]++] = static_cast<uint32_t>(i);
 		}
 	}
 	each_group([&](uint64_t id, AggregateState &state) {
@@ -575,42 +776,6 @@ void GroupedAggregation::AccumulateValues(size_t v, const DecodedColumn &col, co
 		state.AddStats(ComputeStats(in, false));
 	});
 }
-
-namespace {
-
-void ColumnIds(const ColumnType &type, const DecodedColumn &c, KeyIds &out, GroupedAggregation::Scratch &s) {
-	const uint64_t rows = c.count;
-	if (c.all_null) {
-		out.own.assign(rows, 0);
-		out.ids = out.own.data();
-		out.card = 1;
-		return;
-	}
-	if (!c.codes.empty()) {
-		const uint32_t null_id = static_cast<uint32_t>(c.dictionary.size());
-		out.card = uint64_t(null_id) + 1;
-		if (c.all_valid) {
-			out.ids = c.codes.data();
-			return;
-		}
-		out.own.resize(rows);
-		for (uint64_t i = 0; i < rows; i++) {
-			out.own[i] = c.IsValid(i) ? c.codes[i] : null_id;
-		}
-		out.ids = out.own.data();
-		return;
-	}
-	switch (type.IsString() ? 0 : type.ByteWidth()) {
-	case 1: return FixedIds(c, out, s.t8);
-	case 2: return FixedIds(c, out, s.t16);
-	case 4: return FixedIds(c, out, s.t32);
-	case 8: return FixedIds(c, out, s.t64);
-	case 16: return FixedIds(c, out, s.t128);
-	default: return BytesIds(type, c, out, s.bytes);
-	}
-}
-
-} // namespace
 
 } // namespace compute
 } // namespace vtx

@@ -52,9 +52,12 @@ private:
 	GroupState &Find(const std::vector<bool> &key_null, const std::vector<std::string> &keys);
 	std::string Encode(const std::vector<bool> &key_null, const std::vector<std::string> &keys) const;
 	AggregateState NewState(size_t v) const;
-	//! Adds value column `v` of a decoded zone whose rows have group ids `ids` (< card).
+	//! Steps of AddDecoded for value column `v`, whose rows have group ids `ids` (< card):
+	//! accumulate per id; take the rows per id from its counts; add the ids into their groups.
 	void AccumulateValues(size_t v, const DecodedColumn &col, const uint32_t *ids, uint64_t card,
 	                      const uint8_t *selected);
+	void CountsFrom(size_t v, uint64_t card);
+	void FinishValues(size_t v, const DecodedColumn &col, const uint32_t *ids, uint64_t card, const uint8_t *selected);
 
 	std::vector<ColumnType> key_types;
 	std::vector<ColumnType> value_types;

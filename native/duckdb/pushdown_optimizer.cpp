@@ -477,6 +477,7 @@ bool MostlyConstantKeys(const ScanBindData &scan, const std::vector<ScanFile> &f
 			}
 		}
 	}
+	if (getenv("VTX_TMP_SHARE")) return static_cast<double>(decoded) <= atof(getenv("VTX_TMP_SHARE")) * static_cast<double>(total); // TMP
 	return static_cast<double>(decoded) <= kMaxDecodedShare * static_cast<double>(total);
 }
 
