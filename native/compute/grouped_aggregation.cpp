@@ -1,7 +1,9 @@
 #include "grouped_aggregation.hpp"
 
+#include "../format/encoding.hpp"
 #include "../format/stats_builder.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <string_view>
@@ -411,6 +413,50 @@ bool GroupedAggregation::ConstantKey(const ColumnType &type, const ZoneStats &st
 	is_null = false;
 	key = stats.min;
 	return true;
+}
+
+uint64_t GroupedAggregation::KeysBound(const ColumnType &type, const ChunkMeta &chunk, uint64_t rows) {
+	bool is_null;
+	std::string key;
+	if (rows == 0 || ConstantKey(type, chunk.stats, is_null, key)) {
+		return 1;
+	}
+	const uint64_t null_id = chunk.stats.nulls > 0 ? 1 : 0;
+	uint64_t bound = rows;
+	if (chunk.encoding == static_cast<uint8_t>(Encoding::DICTIONARY)) {
+		// Less the validity bitmap a chunk with some NULLs carries.
+		const uint64_t bitmap = chunk.stats.nulls > 0 ? (rows + 63) / 64 * 8 : 0;
+		const uint64_t bytes = chunk.raw_size > bitmap ? chunk.raw_size - bitmap : 0;
+		const uint64_t bits = bytes / rows * 8 + (bytes % rows) * 8 / rows;
+		if (bits < 32) {
+			bound = std::min(bound, (uint64_t(1) << bits) + null_id);
+		}
+	}
+	const auto kind = type.Kind();
+	const auto width = type.ByteWidth();
+	auto &s = chunk.stats;
+	if ((kind == PhysicalKind::SIGNED || kind == PhysicalKind::UNSIGNED) && width <= 8 && s.has_minmax &&
+	    s.minmax_exact && s.min.size() == width && s.max.size() == width) {
+		int128 lo = 0, hi = 0;
+		if (kind == PhysicalKind::SIGNED) {
+			int64_t a = 0, b = 0;
+			std::memcpy(&a, s.min.data(), width);
+			std::memcpy(&b, s.max.data(), width);
+			const int shift = 64 - 8 * static_cast<int>(width); // sign-extend
+			lo = shift ? static_cast<int64_t>(static_cast<uint64_t>(a) << shift) >> shift : a;
+			hi = shift ? static_cast<int64_t>(static_cast<uint64_t>(b) << shift) >> shift : b;
+		} else {
+			uint64_t a = 0, b = 0;
+			std::memcpy(&a, s.min.data(), width);
+			std::memcpy(&b, s.max.data(), width);
+			lo = a;
+			hi = b;
+		}
+		if (hi >= lo && hi - lo < static_cast<int128>(bound)) {
+			bound = std::min<uint64_t>(bound, static_cast<uint64_t>(hi - lo) + 1 + null_id);
+		}
+	}
+	return bound;
 }
 
 std::string GroupedAggregation::Encode(const std::vector<bool> &key_null, const std::vector<std::string> &keys) const {

@@ -4,6 +4,7 @@
 // for the key types the DuckDB layer admits (no floats, no collations).
 #pragma once
 #include "aggregate_state.hpp"
+#include "../format/metadata.hpp"
 
 #include <memory>
 #include <string>
@@ -30,6 +31,12 @@ public:
 	//! The zone's single key value when its statistics prove every row has it: min = max
 	//! (exact) and no NULL, or every row NULL. False otherwise.
 	static bool ConstantKey(const ColumnType &type, const ZoneStats &stats, bool &is_null, std::string &key);
+
+	//! An upper bound on the distinct keys (NULL counting as one) of a key chunk of `rows` rows,
+	//! from its metadata alone: 1 where ConstantKey holds; the width of an exact integer range;
+	//! for a dictionary-coded chunk, 2^(bits per row its bytes allow) — its codes alone take at
+	//! least log2(distinct) bits a row; else `rows`.
+	static uint64_t KeysBound(const ColumnType &type, const ChunkMeta &chunk, uint64_t rows);
 
 	//! A zone whose keys are all constant: its value statistics go to one group.
 	void AddZone(const std::vector<bool> &key_null, const std::vector<std::string> &keys, uint64_t rows,
