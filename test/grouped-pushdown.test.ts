@@ -140,7 +140,9 @@ describe('decoded zones grouped in the reader', () => {
               ((hash(i * 5) % 6)::BIGINT * 1000000007 - 3000000000)::BIGINT AS wide,
               CASE WHEN i % 7 = 0 THEN NULL ELSE (hash(i * 11) % 100000)::BIGINT - 50000 END AS x,
               ((hash(i * 13) % 1000)::DOUBLE - 500) AS f,
-              CASE WHEN i % 5 = 0 THEN NULL ELSE 'v' || (hash(i * 17) % 1000) END AS s
+              CASE WHEN i % 5 = 0 THEN NULL ELSE 'v' || (hash(i * 17) % 1000) END AS s,
+              ((hash(i * 19) % 3)::BIGINT - 1) * 4000000000000000000 + (hash(i * 23) % 1000)::BIGINT AS big,
+              ((hash(i * 29) % 2)::UBIGINT) * 17000000000000000000 + (hash(i * 31) % 1000)::UBIGINT AS ubig
        FROM range(360000) t(i)`,
       3,
       40000,
@@ -153,6 +155,8 @@ describe('decoded zones grouped in the reader', () => {
     'SELECT color, small, count(*), sum(x), max(x) FROM SRC GROUP BY color, small',
     'SELECT small, wide, count(*), min(x) FROM SRC GROUP BY small, wide',
     'SELECT color, count(*), sum(x) FROM SRC WHERE x > 20000 GROUP BY color',
+    // Per-zone sums past 64 bits: the running 64-bit sum spills into 128 bits.
+    'SELECT color, sum(big), avg(big), min(big), max(big), sum(ubig), min(ubig), max(ubig) FROM SRC GROUP BY color',
   ];
   it.each(QUERIES)('%s', async (shape) => {
     const sql = (from: string) => `${shape.replace('SRC', from)} ORDER BY ALL`;

@@ -268,9 +268,13 @@ struct IntSum {
 		if (sizeof(T) < sizeof(Word)) {
 			// At most 2^30 rows of at most 32 bits: cannot leave 64 bits.
 			word += static_cast<Word>(x);
-		} else if (__builtin_add_overflow(word, static_cast<Word>(x), &word)) {
-			spill += static_cast<int128>(word) - static_cast<int128>(static_cast<Word>(x)) + static_cast<int128>(x);
-			word = 0;
+		} else {
+			Word next;
+			if (__builtin_add_overflow(word, static_cast<Word>(x), &next)) {
+				spill += static_cast<int128>(word) + static_cast<int128>(x);
+				next = 0;
+			}
+			word = next;
 		}
 	}
 	int128 Total() const {
