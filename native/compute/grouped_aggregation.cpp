@@ -15,6 +15,8 @@ namespace compute {
 namespace {
 
 constexpr uint32_t kNoId = ~uint32_t(0);
+//! Combined ids of several key columns are used as indexes up to this many.
+constexpr uint64_t kDirectIds = uint64_t(1) << 16;
 
 struct Bytes16 {
 	uint64_t lo, hi;
@@ -380,6 +382,7 @@ struct GroupedAggregation::Scratch {
 	std::vector<KeyIds> keys;
 	std::vector<uint64_t> combined;
 	std::vector<uint32_t> ids, rep, order;
+	std::vector<size_t> varying;
 	std::vector<uint64_t> rows, offsets, cursor;
 	std::vector<size_t> group;
 	std::vector<ValuePath> paths;
@@ -582,30 +585,61 @@ void GroupedAggregation::AddDecoded(const std::vector<const DecodedColumn *> &ke
 		ids = s.keys[0].ids;
 		card = s.keys[0].card;
 	} else {
-		s.combined.resize(rows);
-		card = s.keys[0].card;
-		for (uint64_t i = 0; i < rows; i++) {
-			s.combined[i] = s.keys[0].ids[i];
+		// A key constant in this zone (one id) adds nothing to the combination.
+		s.varying.clear();
+		for (size_t k = 0; k < keys.size(); k++) {
+			if (s.keys[k].card > 1) {
+				s.varying.push_back(k);
+			}
 		}
-		for (size_t k = 1; k < keys.size(); k++) {
-			// Products stay below 2^63: card <= 2^32 here, and a column has at most 2^30 + 1 ids.
-			if (card > std::numeric_limits<uint32_t>::max()) {
+		bool densified = false;
+		card = 1;
+		if (s.varying.empty()) {
+			s.ids.assign(rows, 0);
+			ids = s.ids.data();
+		} else if (s.varying.size() == 1) {
+			ids = s.keys[s.varying[0]].ids;
+			card = s.keys[s.varying[0]].card;
+		} else {
+			s.combined.resize(rows);
+			auto &first = s.keys[s.varying[0]];
+			card = first.card;
+			for (uint64_t i = 0; i < rows; i++) {
+				s.combined[i] = first.ids[i];
+			}
+			for (size_t v = 1; v < s.varying.size(); v++) {
+				// Products stay below 2^63: card <= 2^32 here, and a column has at most 2^30 + 1 ids.
+				if (card > std::numeric_limits<uint32_t>::max()) {
+					Densify(s.combined, s.t64, s.rep);
+					card = s.rep.size();
+				}
+				auto &col = s.keys[s.varying[v]];
+				for (uint64_t i = 0; i < rows; i++) {
+					s.combined[i] = s.combined[i] * col.card + col.ids[i];
+				}
+				card *= col.card;
+			}
+			// Few combinations are indexes as they are; many are renumbered (a hash per row).
+			if (card > kDirectIds) {
 				Densify(s.combined, s.t64, s.rep);
 				card = s.rep.size();
+				densified = true;
 			}
-			auto &col = s.keys[k];
+			s.ids.resize(rows);
 			for (uint64_t i = 0; i < rows; i++) {
-				s.combined[i] = s.combined[i] * col.card + col.ids[i];
+				s.ids[i] = static_cast<uint32_t>(s.combined[i]);
 			}
-			card *= col.card;
+			ids = s.ids.data();
 		}
-		Densify(s.combined, s.t64, s.rep);
-		card = s.rep.size();
-		s.ids.resize(rows);
-		for (uint64_t i = 0; i < rows; i++) {
-			s.ids[i] = static_cast<uint32_t>(s.combined[i]);
+		if (!densified) {
+			// A row of each id, whose keys are the group's.
+			s.rep.assign(card, kNoId);
+			for (uint64_t i = 0; i < rows; i++) {
+				if (s.rep[ids[i]] == kNoId) {
+					s.rep[ids[i]] = static_cast<uint32_t>(i);
+				}
+			}
 		}
-		ids = s.ids.data();
 	}
 	// 2. One pass per value column adding each row to its id's accumulator. The rows per id
 	//    come from a column that counts every row, else from a pass of their own.
