@@ -505,7 +505,13 @@ GroupState &GroupedAggregation::Find(const std::vector<bool> &key_null, const st
 
 void GroupedAggregation::AddZone(const std::vector<bool> &key_null, const std::vector<std::string> &keys, uint64_t rows,
                                  const std::vector<const ZoneStats *> &values) {
-	auto &g = Find(key_null, keys);
+	// Consecutive zones mostly share their keys (clustered keys, a file's hive keys): the last
+	// zone's group is checked before a lookup.
+	if (last_zone_group >= groups.size() || groups[last_zone_group].key_null != key_null ||
+	    groups[last_zone_group].keys != keys) {
+		last_zone_group = static_cast<size_t>(&Find(key_null, keys) - groups.data());
+	}
+	auto &g = groups[last_zone_group];
 	g.rows += rows;
 	for (size_t v = 0; v < values.size(); v++) {
 		g.values[v].AddStats(*values[v]);

@@ -71,6 +71,7 @@ private:
 	std::vector<bool> needs_minmax, needs_sum;
 	std::unordered_map<std::string, size_t> index;
 	std::vector<GroupState> groups;
+	size_t last_zone_group = ~size_t(0); //! AddZone's last group
 	std::shared_ptr<Scratch> scratch;
 };
 

@@ -164,6 +164,14 @@ void PlanFile(const GroupedBindData &bind, idx_t f, const vtx::FileMetadata &met
 	std::vector<bool> key_null(bind.keys.size());
 	std::vector<std::string> key(bind.keys.size());
 	std::vector<const vtx::ZoneStats *> stats;
+	// Hive keys: one value per file, its text made once.
+	for (idx_t k = 0; k < bind.keys.size(); k++) {
+		if (bind.IsHive(bind.keys[k])) {
+			bool is_null = false;
+			HiveKey(bind, f, bind.keys[k], is_null, key[k]);
+			key_null[k] = is_null;
+		}
+	}
 	for (idx_t z = 0; z < meta.zones.size(); z++) {
 		auto &zone = meta.zones[z];
 		if (zone.rows == 0) {
@@ -171,14 +179,12 @@ void PlanFile(const GroupedBindData &bind, idx_t f, const vtx::FileMetadata &met
 		}
 		bool constant = true;
 		for (idx_t k = 0; constant && k < bind.keys.size(); k++) {
-			bool is_null = false;
-			if (bind.IsHive(bind.keys[k])) {
-				HiveKey(bind, f, bind.keys[k], is_null, key[k]);
-			} else {
+			if (!bind.IsHive(bind.keys[k])) {
+				bool is_null = false;
 				constant = GroupedAggregation::ConstantKey(bind.fields[bind.keys[k]].type,
 				                                           zone.chunks[bind.keys[k]].stats, is_null, key[k]);
+				key_null[k] = is_null;
 			}
-			key_null[k] = is_null;
 		}
 		auto match = ZoneMatch::ALL;
 		for (idx_t k = 0; k < bind.filters.size() && match != ZoneMatch::NONE; k++) {
