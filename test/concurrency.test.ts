@@ -60,7 +60,8 @@ describe('concurrent connections', () => {
       { kind: 'pushed', sql: `SELECT sum(m), min(s), max(s), sum(d) FROM ${B}` },
       { kind: 'pushed', sql: `SELECT count(*), sum(id), max(p) FROM ${G}` },
       { kind: 'pushed', sql: `SELECT min(id), max(g) FROM ${S}` },
-      { kind: 'not pushed', sql: `SELECT s, count(*), sum(x) FROM ${B} GROUP BY s ORDER BY s` },
+      { kind: 'pushed', sql: `SELECT s, count(*), sum(x) FROM ${B} GROUP BY s ORDER BY s` }, // dictionary-coded key, 97 values
+      { kind: 'not pushed', sql: `SELECT x, count(*) FROM ${B} GROUP BY x ORDER BY x LIMIT 20` }, // a group per few rows
       { kind: 'not pushed', sql: `SELECT count(DISTINCT n), sum(x + 1), max(d) FROM ${B}` },
       { kind: 'pushed', sql: `SELECT p, count(*), sum(id) FROM ${G} GROUP BY p ORDER BY p` }, // p is one value per file
       { kind: 'pushed filtered', sql: `SELECT count(*), sum(x), min(id) FROM ${B} WHERE id BETWEEN 123456 AND 234567` },

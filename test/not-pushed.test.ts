@@ -32,7 +32,9 @@ describe('queries that are not pushed stay correct', () => {
     expect(a).toEqual(b);
   }
 
-  it('GROUP BY', () => same((f) => `SELECT g, sum(x), min(x), count(*) FROM ${f} GROUP BY g`));
+  // Grouped pushdown takes keys with few groups per zone (g here); a group per row stays with DuckDB.
+  it('GROUP BY a key with a group per row', () => same((f) => `SELECT x, sum(d), min(s), count(*) FROM ${f} GROUP BY x`));
+  it('GROUP BY a key with few groups', () => same((f) => `SELECT g, sum(x), min(x), count(*) FROM ${f} GROUP BY g`, true));
   it('DISTINCT aggregates', () => same((f) => `SELECT count(DISTINCT g), sum(DISTINCT g) FROM ${f}`));
   it('FILTER clause', () => same((f) => `SELECT sum(x) FILTER (WHERE g = 1), count(*) FROM ${f}`));
   it('ORDER BY inside an order-sensitive aggregate', () => same((f) => `SELECT first(x ORDER BY d DESC), count(*) FROM ${f}`));

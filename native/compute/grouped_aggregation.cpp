@@ -1,14 +1,410 @@
 #include "grouped_aggregation.hpp"
 
+#include "../format/encoding.hpp"
 #include "../format/stats_builder.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <limits>
+#include <string_view>
+#include <type_traits>
 
 namespace vtx {
 namespace compute {
 
-GroupedAggregation::GroupedAggregation(std::vector<ColumnType> key_types_p, std::vector<ColumnType> value_types_p)
-    : key_types(std::move(key_types_p)), value_types(std::move(value_types_p)) {
+namespace {
+
+constexpr uint32_t kNoId = ~uint32_t(0);
+//! Combined ids of several key columns are used as indexes up to this many.
+constexpr uint64_t kDirectIds = uint64_t(1) << 16;
+
+struct Bytes16 {
+	uint64_t lo, hi;
+	bool operator==(const Bytes16 &o) const {
+		return lo == o.lo && hi == o.hi;
+	}
+};
+
+inline uint64_t Mix(uint64_t x) {
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+inline uint64_t HashOf(uint64_t x) {
+	return Mix(x);
+}
+inline uint64_t HashOf(const Bytes16 &x) {
+	return Mix(x.lo ^ Mix(x.hi));
+}
+
+//! Open addressing from a key to the dense id it was first given.
+template <class K>
+class IdTable {
+public:
+	void Reset() {
+		mask = 255;
+		used = 0;
+		keys.resize(mask + 1);
+		ids.assign(mask + 1, kNoId);
+	}
+	//! The id of `key`, or `next` (recorded for it) when it is new.
+	uint32_t FindOrInsert(const K &key, uint32_t next) {
+		if ((used + 1) * 2 > mask + 1) {
+			Grow();
+		}
+		for (uint64_t h = HashOf(key) & mask;; h = (h + 1) & mask) {
+			if (ids[h] == kNoId) {
+				keys[h] = key;
+				ids[h] = next;
+				used++;
+				return next;
+			}
+			if (keys[h] == key) {
+				return ids[h];
+			}
+		}
+	}
+
+private:
+	void Grow() {
+		std::vector<K> old_keys;
+		std::vector<uint32_t> old_ids;
+		old_keys.swap(keys);
+		old_ids.swap(ids);
+		mask = mask * 2 + 1;
+		keys.resize(mask + 1);
+		ids.assign(mask + 1, kNoId);
+		for (size_t i = 0; i < old_ids.size(); i++) {
+			if (old_ids[i] == kNoId) {
+				continue;
+			}
+			uint64_t h = HashOf(old_keys[i]) & mask;
+			while (ids[h] != kNoId) {
+				h = (h + 1) & mask;
+			}
+			keys[h] = old_keys[i];
+			ids[h] = old_ids[i];
+		}
+	}
+
+	uint64_t mask = 0, used = 0;
+	std::vector<K> keys;
+	std::vector<uint32_t> ids;
+};
+
+//! A dense id per row of one key column (equal keys, equal ids; NULL is an id of its own).
+struct KeyIds {
+	const uint32_t *ids = nullptr; //! `own`, or a dictionary chunk's codes themselves
+	std::vector<uint32_t> own;
+	uint64_t card = 0;         //! ids are < card
+	bool dictionary = false;   //! id = code, NULL = the dictionary's size
+	bool direct = false;       //! id = value - base (as unsigned), NULL = null_id
+	uint64_t base = 0;
+	uint32_t null_id = kNoId;
+	std::vector<uint32_t> rep; //! neither: per id, a row that has it
+};
+
+//! Values of a narrow range (as unsigned integers of their width, which keeps equality) are
+//! their own ids: value - smallest, no hashing. False when the range is too wide for that.
+template <class T>
+bool RangeIds(const DecodedColumn &c, KeyIds &out) {
+	using U = typename std::make_unsigned<T>::type;
+	const uint64_t rows = c.count;
+	const uint8_t *base = c.Fixed();
+	U lo = std::numeric_limits<U>::max(), hi = 0;
+	bool any = false;
+	for (uint64_t i = 0; i < rows; i++) {
+		U x;
+		std::memcpy(&x, base + i * sizeof(U), sizeof(U));
+		const bool valid = c.IsValid(i);
+		lo = valid && x < lo ? x : lo;
+		hi = valid && x > hi ? x : hi;
+		any |= valid;
+	}
+	// Accumulators are kept per id: a range much wider than the zone would mostly be empty ones.
+	const uint64_t limit = std::min<uint64_t>(uint64_t(1) << 16, std::max<uint64_t>(256, rows));
+	if (!any || static_cast<uint64_t>(static_cast<U>(hi - lo)) >= limit) {
+		return false;
+	}
+	const auto range = static_cast<uint32_t>(static_cast<U>(hi - lo)) + 1;
+	out.direct = true;
+	out.base = lo;
+	out.own.resize(rows);
+	if (c.all_valid) {
+		for (uint64_t i = 0; i < rows; i++) {
+			U x;
+			std::memcpy(&x, base + i * sizeof(U), sizeof(U));
+			out.own[i] = static_cast<uint32_t>(static_cast<U>(x - lo));
+		}
+		out.null_id = kNoId;
+		out.card = range;
+	} else {
+		for (uint64_t i = 0; i < rows; i++) {
+			U x;
+			std::memcpy(&x, base + i * sizeof(U), sizeof(U));
+			out.own[i] = c.IsValid(i) ? static_cast<uint32_t>(static_cast<U>(x - lo)) : range;
+		}
+		out.null_id = range;
+		out.card = uint64_t(range) + 1;
+	}
+	out.ids = out.own.data();
+	return true;
+}
+
+template <class T>
+void FixedIds(const DecodedColumn &c, KeyIds &out, IdTable<T> &table) {
+	const uint64_t rows = c.count;
+	out.own.resize(rows);
+	out.rep.clear();
+	table.Reset();
+	uint32_t null_id = kNoId, prev_id = kNoId;
+	T prev {};
+	const uint8_t *base = c.Fixed();
+	for (uint64_t i = 0; i < rows; i++) {
+		if (!c.IsValid(i)) {
+			if (null_id == kNoId) {
+				null_id = static_cast<uint32_t>(out.rep.size());
+				out.rep.push_back(static_cast<uint32_t>(i));
+			}
+			out.own[i] = null_id;
+			continue;
+		}
+		T x;
+		std::memcpy(&x, base + i * sizeof(T), sizeof(T));
+		// Clustered keys come in runs: a row equal to the previous valid one takes its id.
+		if (prev_id != kNoId && x == prev) {
+			out.own[i] = prev_id;
+			continue;
+		}
+		const auto next = static_cast<uint32_t>(out.rep.size());
+		auto id = table.FindOrInsert(x, next);
+		if (id == next) {
+			out.rep.push_back(static_cast<uint32_t>(i));
+		}
+		out.own[i] = prev_id = id;
+		prev = x;
+	}
+	out.ids = out.own.data();
+	out.card = out.rep.size();
+}
+
+//! Strings that are not dictionary-coded, and fixed-width values of no integer width.
+void BytesIds(const ColumnType &type, const DecodedColumn &c, KeyIds &out,
+              std::unordered_map<std::string_view, uint32_t> &table) {
+	const uint64_t rows = c.count;
+	const auto width = type.ByteWidth();
+	out.own.resize(rows);
+	out.rep.clear();
+	table.clear();
+	uint32_t null_id = kNoId, prev_id = kNoId;
+	std::string_view prev;
+	for (uint64_t i = 0; i < rows; i++) {
+		if (!c.IsValid(i)) {
+			if (null_id == kNoId) {
+				null_id = static_cast<uint32_t>(out.rep.size());
+				out.rep.push_back(static_cast<uint32_t>(i));
+			}
+			out.own[i] = null_id;
+			continue;
+		}
+		std::string_view x;
+		if (width == 0) {
+			auto &r = c.StringAt(i);
+			x = std::string_view(r.ptr, r.len);
+		} else {
+			x = std::string_view(reinterpret_cast<const char *>(c.Fixed()) + i * width, width);
+		}
+		if (prev_id != kNoId && x == prev) {
+			out.own[i] = prev_id;
+			continue;
+		}
+		const auto next = static_cast<uint32_t>(out.rep.size());
+		auto id = table.emplace(x, next).first->second;
+		if (id == next) {
+			out.rep.push_back(static_cast<uint32_t>(i));
+		}
+		out.own[i] = prev_id = id;
+		prev = x;
+	}
+	out.ids = out.own.data();
+	out.card = out.rep.size();
+}
+
+//! Renumbers `values` densely (first seen, first numbered), keeping a row of each id in `rep`.
+void Densify(std::vector<uint64_t> &values, IdTable<uint64_t> &table, std::vector<uint32_t> &rep) {
+	table.Reset();
+	rep.clear();
+	for (uint64_t i = 0; i < values.size(); i++) {
+		const auto next = static_cast<uint32_t>(rep.size());
+		auto id = table.FindOrInsert(values[i], next);
+		if (id == next) {
+			rep.push_back(static_cast<uint32_t>(i));
+		}
+		values[i] = id;
+	}
+}
+
+bool RowValid(const DecodedColumn &c, uint64_t i) {
+	return !c.all_null && c.IsValid(i);
+}
+
+std::string RawAt(const ColumnType &type, const DecodedColumn &c, uint64_t i) {
+	auto width = type.ByteWidth();
+	if (width == 0) {
+		auto &r = c.StringAt(i);
+		return std::string(r.ptr, r.len);
+	}
+	return std::string(reinterpret_cast<const char *>(c.Fixed()) + i * width, width);
+}
+
+//! The exact sum of integers of at most 64 bits: a 64-bit running sum, spilled into 128 bits
+//! on the (rare) addition that would overflow it.
+template <class T>
+struct IntSum {
+	using Word = typename std::conditional<std::is_signed<T>::value, int64_t, uint64_t>::type;
+	Word word;
+	int128 spill;
+
+	void Add(T x) {
+		if (sizeof(T) < sizeof(Word)) {
+			// At most 2^30 rows of at most 32 bits: cannot leave 64 bits.
+			word += static_cast<Word>(x);
+		} else {
+			Word next;
+			if (__builtin_add_overflow(word, static_cast<Word>(x), &next)) {
+				spill += static_cast<int128>(word) + static_cast<int128>(x);
+				next = 0;
+			}
+			word = next;
+		}
+	}
+	int128 Total() const {
+		return spill + static_cast<int128>(word);
+	}
+};
+
+template <class T>
+struct IntAcc {
+	uint64_t n;
+	IntSum<T> sum;
+	T lo, hi;
+};
+
+struct FloatAcc {
+	uint64_t n, nans, pos, neg;
+	double sum;
+};
+
+template <class T, bool VALIDITY, bool SELECTION>
+void IntLoop(const uint32_t *ids, const DecodedColumn &c, const uint8_t *selected, IntAcc<T> *acc) {
+	const uint8_t *base = c.Fixed();
+	for (uint64_t i = 0; i < c.count; i++) {
+		if ((SELECTION && !selected[i]) || (VALIDITY && !c.IsValid(i))) {
+			continue;
+		}
+		T x;
+		std::memcpy(&x, base + i * sizeof(T), sizeof(T));
+		auto &a = acc[ids[i]];
+		a.n++;
+		a.sum.Add(x);
+		// Branches, not selects: a group's bounds soon stop moving, and an untaken branch
+		// stores nothing.
+		if (x < a.lo) {
+			a.lo = x;
+		}
+		if (x > a.hi) {
+			a.hi = x;
+		}
+	}
+}
+
+template <class T, bool VALIDITY, bool SELECTION>
+void FloatLoop(const uint32_t *ids, const DecodedColumn &c, const uint8_t *selected, FloatAcc *acc) {
+	const uint8_t *base = c.Fixed();
+	for (uint64_t i = 0; i < c.count; i++) {
+		if ((SELECTION && !selected[i]) || (VALIDITY && !c.IsValid(i))) {
+			continue;
+		}
+		T x;
+		std::memcpy(&x, base + i * sizeof(T), sizeof(T));
+		const bool nan = x != x;
+		const bool inf = !nan && (x == std::numeric_limits<T>::infinity() || x == -std::numeric_limits<T>::infinity());
+		auto &a = acc[ids[i]];
+		a.n++;
+		a.nans += nan;
+		a.pos += inf && x > 0;
+		a.neg += inf && x < 0;
+		// As the writer's statistics: finite values only, in row order.
+		a.sum += (nan || inf) ? 0.0 : static_cast<double>(x);
+	}
+}
+
+//! Calls run(validity, selection) with both as compile-time constants.
+template <class F>
+void Dispatch(const DecodedColumn &c, const uint8_t *selected, F &&run) {
+	using Yes = std::true_type;
+	using No = std::false_type;
+	if (c.all_valid) {
+		selected ? run(No(), Yes()) : run(No(), No());
+	} else {
+		selected ? run(Yes(), Yes()) : run(Yes(), No());
+	}
+}
+
+//! Typed storage for `n` accumulators in a reused byte buffer.
+template <class ACC>
+ACC *AccumulatorsIn(std::vector<char> &bytes, uint64_t n) {
+	bytes.resize(n * sizeof(ACC) + alignof(ACC));
+	void *raw = bytes.data();
+	size_t space = bytes.size();
+	return static_cast<ACC *>(std::align(alignof(ACC), n * sizeof(ACC), raw, space));
+}
+
+//! Calls run(T()) with T the integer type of `type` (HasIntegerSum()).
+template <class F>
+void WithIntegerType(const ColumnType &type, F &&run) {
+	const bool sgn = type.Kind() == PhysicalKind::SIGNED;
+	switch (type.ByteWidth()) {
+	case 1: sgn ? run(int8_t()) : run(uint8_t()); return;
+	case 2: sgn ? run(int16_t()) : run(uint16_t()); return;
+	case 4: sgn ? run(int32_t()) : run(uint32_t()); return;
+	default: sgn ? run(int64_t()) : run(uint64_t()); return;
+	}
+}
+
+enum class ValuePath : uint8_t { ALL_NULL, INTEGER, FLOAT, GATHER };
+
+} // namespace
+
+//! Reused from zone to zone by one accumulation (one thread).
+struct GroupedAggregation::Scratch {
+	std::vector<KeyIds> keys;
+	std::vector<uint64_t> combined;
+	std::vector<uint32_t> ids, rep, order;
+	std::vector<size_t> varying;
+	std::vector<uint64_t> rows, offsets, cursor;
+	std::vector<size_t> group;
+	std::vector<ValuePath> paths;
+	std::vector<std::vector<char>> acc; //! per value column: its accumulators' bytes
+	std::vector<void *> acc_at;         //! per value column: the accumulators, aligned
+	IdTable<uint8_t> t8;
+	IdTable<uint16_t> t16;
+	IdTable<uint32_t> t32;
+	IdTable<uint64_t> t64;
+	IdTable<Bytes16> t128;
+	std::unordered_map<std::string_view, uint32_t> bytes;
+	std::vector<uint8_t> valid;
+	ByteBuffer fixed;
+	std::vector<StringRef> strings;
+};
+
+GroupedAggregation::GroupedAggregation(std::vector<ColumnType> key_types_p, std::vector<ColumnType> value_types_p,
+                                       std::vector<bool> needs_minmax_p, std::vector<bool> needs_sum_p)
+    : key_types(std::move(key_types_p)), value_types(std::move(value_types_p)),
+      needs_minmax(std::move(needs_minmax_p)), needs_sum(std::move(needs_sum_p)) {
+	needs_minmax.resize(value_types.size(), true);
+	needs_sum.resize(value_types.size(), true);
 }
 
 bool GroupedAggregation::ConstantKey(const ColumnType &type, const ZoneStats &stats, bool &is_null, std::string &key) {
@@ -26,6 +422,50 @@ bool GroupedAggregation::ConstantKey(const ColumnType &type, const ZoneStats &st
 	return true;
 }
 
+uint64_t GroupedAggregation::KeysBound(const ColumnType &type, const ChunkMeta &chunk, uint64_t rows) {
+	bool is_null;
+	std::string key;
+	if (rows == 0 || ConstantKey(type, chunk.stats, is_null, key)) {
+		return 1;
+	}
+	const uint64_t null_id = chunk.stats.nulls > 0 ? 1 : 0;
+	uint64_t bound = rows;
+	if (chunk.encoding == static_cast<uint8_t>(Encoding::DICTIONARY)) {
+		// Less the validity bitmap a chunk with some NULLs carries.
+		const uint64_t bitmap = chunk.stats.nulls > 0 ? (rows + 63) / 64 * 8 : 0;
+		const uint64_t bytes = chunk.raw_size > bitmap ? chunk.raw_size - bitmap : 0;
+		const uint64_t bits = bytes / rows * 8 + (bytes % rows) * 8 / rows;
+		if (bits < 32) {
+			bound = std::min(bound, (uint64_t(1) << bits) + null_id);
+		}
+	}
+	const auto kind = type.Kind();
+	const auto width = type.ByteWidth();
+	auto &s = chunk.stats;
+	if ((kind == PhysicalKind::SIGNED || kind == PhysicalKind::UNSIGNED) && width <= 8 && s.has_minmax &&
+	    s.minmax_exact && s.min.size() == width && s.max.size() == width) {
+		int128 lo = 0, hi = 0;
+		if (kind == PhysicalKind::SIGNED) {
+			int64_t a = 0, b = 0;
+			std::memcpy(&a, s.min.data(), width);
+			std::memcpy(&b, s.max.data(), width);
+			const int shift = 64 - 8 * static_cast<int>(width); // sign-extend
+			lo = shift ? static_cast<int64_t>(static_cast<uint64_t>(a) << shift) >> shift : a;
+			hi = shift ? static_cast<int64_t>(static_cast<uint64_t>(b) << shift) >> shift : b;
+		} else {
+			uint64_t a = 0, b = 0;
+			std::memcpy(&a, s.min.data(), width);
+			std::memcpy(&b, s.max.data(), width);
+			lo = a;
+			hi = b;
+		}
+		if (hi >= lo && hi - lo < static_cast<int128>(bound)) {
+			bound = std::min<uint64_t>(bound, static_cast<uint64_t>(hi - lo) + 1 + null_id);
+		}
+	}
+	return bound;
+}
+
 std::string GroupedAggregation::Encode(const std::vector<bool> &key_null, const std::vector<std::string> &keys) const {
 	std::string out;
 	for (size_t k = 0; k < keys.size(); k++) {
@@ -39,6 +479,13 @@ std::string GroupedAggregation::Encode(const std::vector<bool> &key_null, const 
 	return out;
 }
 
+AggregateState GroupedAggregation::NewState(size_t v) const {
+	AggregateState s(value_types[v]);
+	s.needs_minmax = needs_minmax[v];
+	s.needs_sum = needs_sum[v];
+	return s;
+}
+
 GroupState &GroupedAggregation::Find(const std::vector<bool> &key_null, const std::vector<std::string> &keys) {
 	auto encoded = Encode(key_null, keys);
 	auto it = index.find(encoded);
@@ -48,8 +495,8 @@ GroupState &GroupedAggregation::Find(const std::vector<bool> &key_null, const st
 	GroupState g;
 	g.keys = keys;
 	g.key_null = key_null;
-	for (auto &t : value_types) {
-		g.values.emplace_back(t);
+	for (size_t v = 0; v < value_types.size(); v++) {
+		g.values.push_back(NewState(v));
 	}
 	index.emplace(std::move(encoded), groups.size());
 	groups.push_back(std::move(g));
@@ -58,50 +505,66 @@ GroupState &GroupedAggregation::Find(const std::vector<bool> &key_null, const st
 
 void GroupedAggregation::AddZone(const std::vector<bool> &key_null, const std::vector<std::string> &keys, uint64_t rows,
                                  const std::vector<const ZoneStats *> &values) {
-	auto &g = Find(key_null, keys);
+	// Consecutive zones mostly share their keys (clustered keys, a file's hive keys): the last
+	// zone's group is checked before a lookup.
+	if (last_zone_group >= groups.size() || groups[last_zone_group].key_null != key_null ||
+	    groups[last_zone_group].keys != keys) {
+		last_zone_group = static_cast<size_t>(&Find(key_null, keys) - groups.data());
+	}
+	auto &g = groups[last_zone_group];
 	g.rows += rows;
 	for (size_t v = 0; v < values.size(); v++) {
 		g.values[v].AddStats(*values[v]);
 	}
 }
 
+void GroupedAggregation::Merge(const GroupedAggregation &other) {
+	for (auto &o : other.groups) {
+		auto &g = Find(o.key_null, o.keys);
+		g.rows += o.rows;
+		for (size_t v = 0; v < o.values.size(); v++) {
+			g.values[v].Merge(o.values[v]);
+		}
+	}
+}
+
 namespace {
 
-bool RowValid(const DecodedColumn &c, uint64_t i) {
-	return !c.all_null && c.IsValid(i);
-}
-
-std::string RawAt(const ColumnType &type, const DecodedColumn &c, uint64_t i) {
-	auto width = type.ByteWidth();
-	if (width == 0) {
-		auto &r = c.StringAt(i);
-		return std::string(r.ptr, r.len);
+//! Dense ids for one key column's rows. Dictionary codes are ids already (NULL takes the one
+//! past the dictionary); other columns go through a hash table keyed by value.
+void ColumnIds(const ColumnType &type, const DecodedColumn &c, KeyIds &out, GroupedAggregation::Scratch &s) {
+	const uint64_t rows = c.count;
+	out.dictionary = out.direct = false;
+	if (c.all_null) {
+		out.own.assign(rows, 0);
+		out.ids = out.own.data();
+		out.card = 1;
+		out.rep.assign(1, 0);
+		return;
 	}
-	return std::string(reinterpret_cast<const char *>(c.Fixed()) + i * width, width);
-}
-
-bool SameKeys(const std::vector<ColumnType> &types, const std::vector<const DecodedColumn *> &keys, uint64_t a,
-              uint64_t b) {
-	for (size_t k = 0; k < keys.size(); k++) {
-		auto &c = *keys[k];
-		bool va = RowValid(c, a), vb = RowValid(c, b);
-		if (va != vb) {
-			return false;
+	if (!c.codes.empty()) {
+		const uint32_t null_id = static_cast<uint32_t>(c.dictionary.size());
+		out.dictionary = true;
+		out.card = uint64_t(null_id) + 1;
+		if (c.all_valid) {
+			out.ids = c.codes.data();
+			return;
 		}
-		if (!va) {
-			continue;
+		out.own.resize(rows);
+		for (uint64_t i = 0; i < rows; i++) {
+			out.own[i] = c.IsValid(i) ? c.codes[i] : null_id;
 		}
-		auto width = types[k].ByteWidth();
-		if (width == 0) {
-			auto &x = c.StringAt(a), &y = c.StringAt(b);
-			if (x.len != y.len || (x.len && std::memcmp(x.ptr, y.ptr, x.len) != 0)) {
-				return false;
-			}
-		} else if (std::memcmp(c.Fixed() + a * width, c.Fixed() + b * width, width) != 0) {
-			return false;
-		}
+		out.ids = out.own.data();
+		return;
 	}
-	return true;
+	switch (type.IsString() ? 0 : type.ByteWidth()) {
+	case 1: return (void)(RangeIds<uint8_t>(c, out) || (FixedIds(c, out, s.t8), true));
+	case 2: return (void)(RangeIds<uint16_t>(c, out) || (FixedIds(c, out, s.t16), true));
+	case 4: return (void)(RangeIds<uint32_t>(c, out) || (FixedIds(c, out, s.t32), true));
+	case 8: return (void)(RangeIds<uint64_t>(c, out) || (FixedIds(c, out, s.t64), true));
+	case 16: return FixedIds(c, out, s.t128);
+	default: return BytesIds(type, c, out, s.bytes);
+	}
 }
 
 } // namespace
@@ -109,85 +572,299 @@ bool SameKeys(const std::vector<ColumnType> &types, const std::vector<const Deco
 void GroupedAggregation::AddDecoded(const std::vector<const DecodedColumn *> &keys,
                                     const std::vector<const DecodedColumn *> &values, const uint8_t *selected) {
 	const uint64_t rows = keys.empty() ? 0 : keys[0]->count;
-	// One pass assigns each row its group; then each group's rows are gathered per value column
-	// and summarised exactly as the writer summarises a zone.
-	std::vector<size_t> group_of(rows);
-	std::vector<bool> key_null(keys.size());
-	std::vector<std::string> key(keys.size());
-	std::unordered_map<std::string, size_t> local;
-	std::vector<size_t> local_groups;
-	constexpr size_t kLeftOut = ~size_t(0);
-	for (uint64_t i = 0; i < rows; i++) {
-		if (selected && !selected[i]) {
-			group_of[i] = kLeftOut;
-			continue;
-		}
-		// Clustered keys come in runs: a row whose keys equal the previous row's joins its group.
-		if (i > 0 && group_of[i - 1] != kLeftOut && SameKeys(key_types, keys, i - 1, i)) {
-			group_of[i] = group_of[i - 1];
-			continue;
-		}
-		std::string encoded;
+	if (rows == 0) {
+		return;
+	}
+	if (!scratch) {
+		scratch = std::make_shared<Scratch>();
+	}
+	auto &s = *scratch;
+	// 1. A dense id per row for the tuple of its keys: per column, then (several keys) combined
+	//    and renumbered through a hash table.
+	s.keys.resize(keys.size());
+	for (size_t k = 0; k < keys.size(); k++) {
+		ColumnIds(key_types[k], *keys[k], s.keys[k], s);
+	}
+	const uint32_t *ids;
+	uint64_t card;
+	if (keys.size() == 1) {
+		ids = s.keys[0].ids;
+		card = s.keys[0].card;
+	} else {
+		// A key constant in this zone (one id) adds nothing to the combination.
+		s.varying.clear();
 		for (size_t k = 0; k < keys.size(); k++) {
-			key_null[k] = !RowValid(*keys[k], i);
-			key[k] = key_null[k] ? std::string() : RawAt(key_types[k], *keys[k], i);
-		}
-		encoded = Encode(key_null, key);
-		auto it = local.find(encoded);
-		if (it == local.end()) {
-			auto &g = Find(key_null, key);
-			it = local.emplace(std::move(encoded), local_groups.size()).first;
-			local_groups.push_back(static_cast<size_t>(&g - groups.data()));
-		}
-		group_of[i] = it->second;
-	}
-	std::vector<std::vector<uint64_t>> rows_of(local_groups.size());
-	for (uint64_t i = 0; i < rows; i++) {
-		if (group_of[i] != kLeftOut) {
-			rows_of[group_of[i]].push_back(i);
-		}
-	}
-	std::vector<uint8_t> valid;
-	ByteBuffer fixed;
-	std::vector<StringRef> strings;
-	for (size_t lg = 0; lg < local_groups.size(); lg++) {
-		auto &g = groups[local_groups[lg]];
-		auto &sel = rows_of[lg];
-		g.rows += sel.size();
-		for (size_t v = 0; v < values.size(); v++) {
-			auto &col = *values[v];
-			auto &type = value_types[v];
-			auto width = type.ByteWidth();
-			valid.resize(sel.size());
-			ColumnInput in;
-			in.type = type;
-			in.count = sel.size();
-			in.valid = valid.data();
-			if (width) {
-				fixed.resize(sel.size() * width);
-				in.fixed = fixed.data();
-			} else {
-				strings.resize(sel.size());
-				in.strings = strings.data();
+			if (s.keys[k].card > 1) {
+				s.varying.push_back(k);
 			}
-			for (size_t j = 0; j < sel.size(); j++) {
-				auto i = sel[j];
-				valid[j] = RowValid(col, i);
-				if (!valid[j]) {
-					if (width) {
-						std::memset(fixed.data() + j * width, 0, width);
-					} else {
-						strings[j] = StringRef {"", 0};
-					}
-				} else if (width) {
-					std::memcpy(fixed.data() + j * width, col.Fixed() + i * width, width);
-				} else {
-					strings[j] = col.StringAt(i);
+		}
+		bool densified = false;
+		card = 1;
+		if (s.varying.empty()) {
+			s.ids.assign(rows, 0);
+			ids = s.ids.data();
+		} else if (s.varying.size() == 1) {
+			ids = s.keys[s.varying[0]].ids;
+			card = s.keys[s.varying[0]].card;
+		} else {
+			s.combined.resize(rows);
+			auto &first = s.keys[s.varying[0]];
+			card = first.card;
+			for (uint64_t i = 0; i < rows; i++) {
+				s.combined[i] = first.ids[i];
+			}
+			for (size_t v = 1; v < s.varying.size(); v++) {
+				// Products stay below 2^63: card <= 2^32 here, and a column has at most 2^30 + 1 ids.
+				if (card > std::numeric_limits<uint32_t>::max()) {
+					Densify(s.combined, s.t64, s.rep);
+					card = s.rep.size();
+				}
+				auto &col = s.keys[s.varying[v]];
+				for (uint64_t i = 0; i < rows; i++) {
+					s.combined[i] = s.combined[i] * col.card + col.ids[i];
+				}
+				card *= col.card;
+			}
+			// Few combinations are indexes as they are; many are renumbered (a hash per row).
+			if (card > kDirectIds) {
+				Densify(s.combined, s.t64, s.rep);
+				card = s.rep.size();
+				densified = true;
+			}
+			s.ids.resize(rows);
+			for (uint64_t i = 0; i < rows; i++) {
+				s.ids[i] = static_cast<uint32_t>(s.combined[i]);
+			}
+			ids = s.ids.data();
+		}
+		if (!densified) {
+			// A row of each id, whose keys are the group's.
+			s.rep.assign(card, kNoId);
+			for (uint64_t i = 0; i < rows; i++) {
+				if (s.rep[ids[i]] == kNoId) {
+					s.rep[ids[i]] = static_cast<uint32_t>(i);
 				}
 			}
-			g.values[v].AddStats(ComputeStats(in, false));
 		}
 	}
+	// 2. One pass per value column adding each row to its id's accumulator. The rows per id
+	//    come from a column that counts every row, else from a pass of their own.
+	s.paths.resize(values.size());
+	s.acc.resize(values.size());
+	s.acc_at.resize(values.size());
+	size_t counter = values.size();
+	for (size_t v = 0; v < values.size(); v++) {
+		auto &col = *values[v];
+		auto &type = value_types[v];
+		s.paths[v] = col.all_null              ? ValuePath::ALL_NULL
+		             : type.HasIntegerSum()   ? ValuePath::INTEGER
+		             : type.IsFloat() && !needs_minmax[v] ? ValuePath::FLOAT
+		                                                 : ValuePath::GATHER;
+		if (s.paths[v] == ValuePath::INTEGER || s.paths[v] == ValuePath::FLOAT) {
+			AccumulateValues(v, col, ids, card, selected);
+			if (counter == values.size() && col.all_valid && !selected) {
+				counter = v;
+			}
+		}
+	}
+	s.rows.assign(card, 0);
+	if (counter < values.size()) {
+		CountsFrom(counter, card);
+	} else if (selected) {
+		for (uint64_t i = 0; i < rows; i++) {
+			s.rows[ids[i]] += selected[i] != 0;
+		}
+	} else {
+		for (uint64_t i = 0; i < rows; i++) {
+			s.rows[ids[i]]++;
+		}
+	}
+	// 3. Each id's group, found once per zone.
+	s.group.assign(card, 0);
+	std::vector<bool> key_null(keys.size());
+	std::vector<std::string> key(keys.size());
+	for (uint64_t id = 0; id < card; id++) {
+		if (s.rows[id] == 0) {
+			continue;
+		}
+		if (keys.size() == 1 && s.keys[0].dictionary) {
+			auto &dict = keys[0]->dictionary;
+			key_null[0] = id == dict.size();
+			key[0] = key_null[0] ? std::string() : std::string(dict[id].ptr, dict[id].len);
+		} else if (keys.size() == 1 && s.keys[0].direct) {
+			key_null[0] = id == s.keys[0].null_id;
+			const uint64_t value = s.keys[0].base + id; // little-endian: its low bytes are the key's
+			key[0] = key_null[0] ? std::string()
+			                     : std::string(reinterpret_cast<const char *>(&value), key_types[0].ByteWidth());
+		} else {
+			const uint32_t r = keys.size() == 1 ? s.keys[0].rep[id] : s.rep[id];
+			for (size_t k = 0; k < keys.size(); k++) {
+				key_null[k] = !RowValid(*keys[k], r);
+				key[k] = key_null[k] ? std::string() : RawAt(key_types[k], *keys[k], r);
+			}
+		}
+		s.group[id] = static_cast<size_t>(&Find(key_null, key) - groups.data());
+		groups[s.group[id]].rows += s.rows[id];
+	}
+	// 4. The accumulators into their groups' states.
+	for (size_t v = 0; v < values.size(); v++) {
+		FinishValues(v, *values[v], ids, card, selected);
+	}
+}
+
+void GroupedAggregation::AccumulateValues(size_t v, const DecodedColumn &col, const uint32_t *ids, uint64_t card,
+                                          const uint8_t *selected) {
+	auto &s = *scratch;
+	auto &type = value_types[v];
+	const auto width = type.ByteWidth();
+	if (s.paths[v] == ValuePath::INTEGER) {
+		auto run = [&](auto tag) {
+			using T = decltype(tag);
+			using Acc = IntAcc<T>;
+			auto *acc = AccumulatorsIn<Acc>(s.acc[v], card);
+			s.acc_at[v] = acc;
+			for (uint64_t id = 0; id < card; id++) {
+				acc[id] = Acc {0, {0, 0}, std::numeric_limits<T>::max(), std::numeric_limits<T>::lowest()};
+			}
+			Dispatch(col, selected, [&](auto validity, auto selection) {
+				IntLoop<T, decltype(validity)::value, decltype(selection)::value>(ids, col, selected, acc);
+			});
+		};
+		WithIntegerType(type, run);
+		return;
+	}
+	auto *acc = AccumulatorsIn<FloatAcc>(s.acc[v], card);
+	s.acc_at[v] = acc;
+	for (uint64_t id = 0; id < card; id++) {
+		acc[id] = FloatAcc {0, 0, 0, 0, 0.0};
+	}
+	Dispatch(col, selected, [&](auto validity, auto selection) {
+		constexpr bool V = decltype(validity)::value, S = decltype(selection)::value;
+		width == 4 ? FloatLoop<float, V, S>(ids, col, selected, acc) : FloatLoop<double, V, S>(ids, col, selected, acc);
+	});
+}
+
+void GroupedAggregation::CountsFrom(size_t v, uint64_t card) {
+	auto &s = *scratch;
+	if (s.paths[v] == ValuePath::FLOAT) {
+		auto *acc = static_cast<const FloatAcc *>(s.acc_at[v]);
+		for (uint64_t id = 0; id < card; id++) {
+			s.rows[id] = acc[id].n;
+		}
+		return;
+	}
+	WithIntegerType(value_types[v], [&](auto tag) {
+		auto *acc = static_cast<const IntAcc<decltype(tag)> *>(s.acc_at[v]);
+		for (uint64_t id = 0; id < card; id++) {
+			s.rows[id] = acc[id].n;
+		}
+	});
+}
+
+void GroupedAggregation::FinishValues(size_t v, const DecodedColumn &col, const uint32_t *ids, uint64_t card,
+                                      const uint8_t *selected) {
+	auto &s = *scratch;
+	auto &type = value_types[v];
+	const auto width = type.ByteWidth();
+	auto each_group = [&](auto &&add) {
+		for (uint64_t id = 0; id < card; id++) {
+			if (s.rows[id] != 0) {
+				add(id, groups[s.group[id]].values[v]);
+			}
+		}
+	};
+	switch (s.paths[v]) {
+	case ValuePath::ALL_NULL:
+		each_group([&](uint64_t id, AggregateState &state) {
+			ZoneStats z;
+			z.rows = z.nulls = s.rows[id];
+			state.AddStats(z);
+		});
+		return;
+	case ValuePath::INTEGER:
+		WithIntegerType(type, [&](auto tag) {
+			using T = decltype(tag);
+			auto *acc = static_cast<const IntAcc<T> *>(s.acc_at[v]);
+			each_group([&](uint64_t id, AggregateState &state) {
+				auto &a = acc[id];
+				ZoneStats z;
+				z.rows = s.rows[id];
+				z.nulls = z.rows - a.n;
+				z.has_int_sum = true;
+				z.int_sum = a.sum.Total();
+				if (a.n) {
+					z.has_minmax = z.minmax_exact = true;
+					z.min.assign(reinterpret_cast<const char *>(&a.lo), sizeof(T));
+					z.max.assign(reinterpret_cast<const char *>(&a.hi), sizeof(T));
+				}
+				state.AddStats(z);
+			});
+		});
+		return;
+	case ValuePath::FLOAT: {
+		auto *acc = static_cast<const FloatAcc *>(s.acc_at[v]);
+		each_group([&](uint64_t id, AggregateState &state) {
+			auto &a = acc[id];
+			ZoneStats z;
+			z.rows = s.rows[id];
+			z.nulls = z.rows - a.n;
+			z.nans = a.nans;
+			z.pos_inf = a.pos;
+			z.neg_inf = a.neg;
+			z.has_float_sum = true;
+			z.finite_sum = a.sum;
+			state.AddStats(z);
+		});
+		return;
+	}
+	case ValuePath::GATHER:
+		break;
+	}
+	// Everything else (strings, 128-bit integers, float min/max): each group's rows gathered
+	// in row order (a counting sort by id) and summarised exactly as the writer summarises a zone.
+	s.offsets.assign(card + 1, 0);
+	for (uint64_t id = 0; id < card; id++) {
+		s.offsets[id + 1] = s.offsets[id] + s.rows[id];
+	}
+	s.order.resize(s.offsets[card]);
+	s.cursor.assign(s.offsets.begin(), s.offsets.end() - 1);
+	for (uint64_t i = 0; i < col.count; i++) {
+		if (!selected || selected[i]) {
+			s.order[s.cursor[ids[i]]++] = static_cast<uint32_t>(i);
+		}
+	}
+	each_group([&](uint64_t id, AggregateState &state) {
+		const uint32_t *sel = s.order.data() + s.offsets[id];
+		const uint64_t n = s.rows[id];
+		s.valid.resize(n);
+		ColumnInput in;
+		in.type = type;
+		in.count = n;
+		in.valid = s.valid.data();
+		if (width) {
+			s.fixed.resize(n * width);
+			in.fixed = s.fixed.data();
+		} else {
+			s.strings.resize(n);
+			in.strings = s.strings.data();
+		}
+		for (uint64_t j = 0; j < n; j++) {
+			auto i = sel[j];
+			s.valid[j] = RowValid(col, i);
+			if (!s.valid[j]) {
+				if (width) {
+					std::memset(s.fixed.data() + j * width, 0, width);
+				} else {
+					s.strings[j] = StringRef {"", 0};
+				}
+			} else if (width) {
+				std::memcpy(s.fixed.data() + j * width, col.Fixed() + i * width, width);
+			} else {
+				s.strings[j] = col.StringAt(i);
+			}
+		}
+		state.AddStats(ComputeStats(in, false));
+	});
 }
 
 } // namespace compute

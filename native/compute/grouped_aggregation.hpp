@@ -4,7 +4,9 @@
 // for the key types the DuckDB layer admits (no floats, no collations).
 #pragma once
 #include "aggregate_state.hpp"
+#include "../format/metadata.hpp"
 
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -21,11 +23,20 @@ struct GroupState {
 
 class GroupedAggregation {
 public:
-	GroupedAggregation(std::vector<ColumnType> key_types, std::vector<ColumnType> value_types);
+	//! `needs_minmax` / `needs_sum`, per value column (empty: everything), say what decoded rows
+	//! must contribute beyond counts.
+	GroupedAggregation(std::vector<ColumnType> key_types, std::vector<ColumnType> value_types,
+	                   std::vector<bool> needs_minmax = {}, std::vector<bool> needs_sum = {});
 
 	//! The zone's single key value when its statistics prove every row has it: min = max
 	//! (exact) and no NULL, or every row NULL. False otherwise.
 	static bool ConstantKey(const ColumnType &type, const ZoneStats &stats, bool &is_null, std::string &key);
+
+	//! An upper bound on the distinct keys (NULL counting as one) of a key chunk of `rows` rows,
+	//! from its metadata alone: 1 where ConstantKey holds; the width of an exact integer range;
+	//! for a dictionary-coded chunk, 2^(bits per row its bytes allow) — its codes alone take at
+	//! least log2(distinct) bits a row; else `rows`.
+	static uint64_t KeysBound(const ColumnType &type, const ChunkMeta &chunk, uint64_t rows);
 
 	//! A zone whose keys are all constant: its value statistics go to one group.
 	void AddZone(const std::vector<bool> &key_null, const std::vector<std::string> &keys, uint64_t rows,
@@ -34,19 +45,34 @@ public:
 	//! whose byte is nonzero count.
 	void AddDecoded(const std::vector<const DecodedColumn *> &keys, const std::vector<const DecodedColumn *> &values,
 	                const uint8_t *selected = nullptr);
+	//! Adds the groups of another accumulation of the same keys and values (disjoint rows).
+	void Merge(const GroupedAggregation &other);
 
 	const std::vector<GroupState> &Groups() const {
 		return groups;
 	}
 
+	//! Per-zone working memory of AddDecoded, kept from one zone to the next (opaque).
+	struct Scratch;
+
 private:
 	GroupState &Find(const std::vector<bool> &key_null, const std::vector<std::string> &keys);
 	std::string Encode(const std::vector<bool> &key_null, const std::vector<std::string> &keys) const;
+	AggregateState NewState(size_t v) const;
+	//! Steps of AddDecoded for value column `v`, whose rows have group ids `ids` (< card):
+	//! accumulate per id; take the rows per id from its counts; add the ids into their groups.
+	void AccumulateValues(size_t v, const DecodedColumn &col, const uint32_t *ids, uint64_t card,
+	                      const uint8_t *selected);
+	void CountsFrom(size_t v, uint64_t card);
+	void FinishValues(size_t v, const DecodedColumn &col, const uint32_t *ids, uint64_t card, const uint8_t *selected);
 
 	std::vector<ColumnType> key_types;
 	std::vector<ColumnType> value_types;
+	std::vector<bool> needs_minmax, needs_sum;
 	std::unordered_map<std::string, size_t> index;
 	std::vector<GroupState> groups;
+	size_t last_zone_group = ~size_t(0); //! AddZone's last group
+	std::shared_ptr<Scratch> scratch;
 };
 
 } // namespace compute

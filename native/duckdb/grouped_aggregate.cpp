@@ -7,7 +7,9 @@
 #include "type_mapping.hpp"
 #include "duckdb/execution/expression_executor.hpp"
 
+#include <atomic>
 #include <map>
+#include <mutex>
 
 namespace vortex {
 
@@ -49,11 +51,6 @@ bool GroupedBindData::Equals(const FunctionData &other_p) const {
 }
 
 namespace {
-
-struct GroupedGlobalState : public GlobalTableFunctionState {
-	std::vector<vector<Value>> rows; //! per group: the projected columns
-	idx_t next = 0;
-};
 
 //! The value columns the aggregates read, each once, and what each needs beyond counts.
 struct ValueColumns {
@@ -103,16 +100,78 @@ void ConstantColumn(const GroupedBindData &bind, idx_t f, idx_t column, uint64_t
 	out.count = rows;
 	out.all_null = is_null;
 	out.all_valid = !is_null;
-	out.strings.assign(rows, vtx::StringRef {text.data(), static_cast<uint32_t>(text.size())});
+	out.dictionary.clear();
+	out.codes.clear();
+	// A one-entry dictionary: the key is looked at once, not per row.
+	if (!is_null) {
+		out.dictionary.assign(1, vtx::StringRef {text.data(), static_cast<uint32_t>(text.size())});
+		out.codes.assign(rows, 0);
+	}
 }
 
-void AccumulateFile(ClientContext &context, const GroupedBindData &bind, idx_t f, const ValueColumns &values,
-                    GroupedAggregation &groups) {
-	auto file = OpenPlannedFile(context, bind.files, f, bind.fields, bind.field_types);
-	auto &meta = *file.meta;
-	auto &path = bind.files[f].path;
+//! A zone whose rows must be decoded: its keys are not constant, or it straddles a filter.
+struct ZoneWork {
+	idx_t file;
+	idx_t zone;
+	ZoneMatch match;
+};
+
+struct GroupedGlobalState : public GlobalTableFunctionState {
+	GroupedGlobalState(ValueColumns values_p, std::vector<vtx::ColumnType> key_types_p,
+	                   std::vector<vtx::ColumnType> value_types_p)
+	    : values(std::move(values_p)), key_types(std::move(key_types_p)), value_types(std::move(value_types_p)),
+	      groups(NewAccumulation()) {
+	}
+	GroupedAggregation NewAccumulation() const {
+		return GroupedAggregation(key_types, value_types, values.needs_minmax, values.needs_sum);
+	}
+	idx_t MaxThreads() const override {
+		return max_threads;
+	}
+
+	ValueColumns values;
+	std::vector<vtx::ColumnType> key_types, value_types;
+	vector<column_t> column_ids;
+	std::vector<PlannedFile> files;
+	std::vector<ZoneWork> work; //! decoded by the scan threads
+	std::atomic<idx_t> next_work {0};
+	idx_t max_threads = 1;
+	std::mutex lock;
+	GroupedAggregation groups; //! zones answered from statistics, then each thread's partial (under lock)
+	idx_t registered = 0, finished = 0;
+	bool emitted = false;
+	std::vector<vector<Value>> rows; //! per group: the projected columns, once every thread is done
+	idx_t next_row = 0;
+};
+
+struct GroupedLocalState : public LocalTableFunctionState {
+	explicit GroupedLocalState(GroupedAggregation partial_p) : partial(std::move(partial_p)) {
+	}
+	idx_t id = 0; //! registration order: this thread's batch index
+	GroupedAggregation partial;
+	//! Decode buffers reused from zone to zone: fresh zone-sized buffers cost a page fault per page.
+	std::map<idx_t, vtx::DecodedColumn> buffers;
+	std::vector<std::string> hive_text;
+	std::vector<uint8_t> mask, scratch;
+	bool done = false;
+	bool emitting = false; //! the thread that merged last emits every row
+};
+
+//! Lists the zones of file `f` that need decoding; the others are answered from statistics
+//! (into `groups`) or skipped.
+void PlanFile(const GroupedBindData &bind, idx_t f, const vtx::FileMetadata &meta, const ValueColumns &values,
+              GroupedAggregation &groups, std::vector<ZoneWork> &work) {
 	std::vector<bool> key_null(bind.keys.size());
 	std::vector<std::string> key(bind.keys.size());
+	std::vector<const vtx::ZoneStats *> stats;
+	// Hive keys: one value per file, its text made once.
+	for (idx_t k = 0; k < bind.keys.size(); k++) {
+		if (bind.IsHive(bind.keys[k])) {
+			bool is_null = false;
+			HiveKey(bind, f, bind.keys[k], is_null, key[k]);
+			key_null[k] = is_null;
+		}
+	}
 	for (idx_t z = 0; z < meta.zones.size(); z++) {
 		auto &zone = meta.zones[z];
 		if (zone.rows == 0) {
@@ -120,14 +179,12 @@ void AccumulateFile(ClientContext &context, const GroupedBindData &bind, idx_t f
 		}
 		bool constant = true;
 		for (idx_t k = 0; constant && k < bind.keys.size(); k++) {
-			bool is_null = false;
-			if (bind.IsHive(bind.keys[k])) {
-				HiveKey(bind, f, bind.keys[k], is_null, key[k]);
-			} else {
+			if (!bind.IsHive(bind.keys[k])) {
+				bool is_null = false;
 				constant = GroupedAggregation::ConstantKey(bind.fields[bind.keys[k]].type,
 				                                           zone.chunks[bind.keys[k]].stats, is_null, key[k]);
+				key_null[k] = is_null;
 			}
-			key_null[k] = is_null;
 		}
 		auto match = ZoneMatch::ALL;
 		for (idx_t k = 0; k < bind.filters.size() && match != ZoneMatch::NONE; k++) {
@@ -139,7 +196,7 @@ void AccumulateFile(ClientContext &context, const GroupedBindData &bind, idx_t f
 			continue;
 		}
 		constant = constant && match == ZoneMatch::ALL;
-		std::vector<const vtx::ZoneStats *> stats;
+		stats.clear();
 		for (idx_t v = 0; constant && v < values.fields.size(); v++) {
 			auto &s = zone.chunks[values.fields[v]].stats;
 			constant = AggregateState::StatsSuffice(s, values.needs_minmax[v], values.needs_sum[v]);
@@ -147,48 +204,58 @@ void AccumulateFile(ClientContext &context, const GroupedBindData &bind, idx_t f
 		}
 		if (constant) {
 			groups.AddZone(key_null, key, zone.rows, stats);
-			continue;
+		} else {
+			work.push_back(ZoneWork {f, z, match});
 		}
-		// Decoded once per column, even where a key column is also aggregated.
-		std::map<idx_t, vtx::DecodedColumn> decoded;
-		std::vector<std::string> hive_keys(bind.keys.size());
-		for (idx_t i = 0; i < bind.keys.size(); i++) {
-			auto k = bind.keys[i];
-			if (bind.IsHive(k)) {
-				ConstantColumn(bind, f, k, zone.rows, hive_keys[i], decoded[k]);
-			} else {
-				ReadColumn(*file.source, meta, z, k, path, decoded[k]);
-			}
-		}
-		for (auto v : values.fields) {
-			if (!decoded.count(v)) {
-				ReadColumn(*file.source, meta, z, v, path, decoded[v]);
-			}
-		}
-		// Rows of a straddling zone that pass every filter.
-		std::vector<uint8_t> mask, scratch;
-		if (match == ZoneMatch::SOME) {
-			mask.assign(zone.rows, 1);
-			scratch.resize(zone.rows);
-			for (auto &pf : bind.filters) {
-				if (!decoded.count(pf.field)) {
-					ReadColumn(*file.source, meta, z, pf.field, path, decoded[pf.field]);
-				}
-				vtx::compute::EvaluatePredicate(pf.predicate, bind.fields[pf.field].type, decoded[pf.field], scratch.data());
-				for (uint64_t r = 0; r < zone.rows; r++) {
-					mask[r] &= scratch[r];
-				}
-			}
-		}
-		std::vector<const vtx::DecodedColumn *> key_columns, value_columns;
-		for (auto k : bind.keys) {
-			key_columns.push_back(&decoded[k]);
-		}
-		for (auto v : values.fields) {
-			value_columns.push_back(&decoded[v]);
-		}
-		groups.AddDecoded(key_columns, value_columns, mask.empty() ? nullptr : mask.data());
 	}
+}
+
+//! Decodes (each column once, even where a key column is also aggregated), filters and groups
+//! one zone into the thread's partial accumulation.
+void AccumulateZone(const GroupedBindData &bind, const GroupedGlobalState &g, const ZoneWork &item,
+                    GroupedLocalState &l) {
+	auto &file = g.files[item.file];
+	auto &meta = *file.meta;
+	auto &path = bind.files[item.file].path;
+	const uint64_t rows = meta.zones[item.zone].rows;
+	std::map<idx_t, const vtx::DecodedColumn *> decoded;
+	auto column = [&](idx_t field) -> const vtx::DecodedColumn & {
+		auto it = decoded.find(field);
+		if (it != decoded.end()) {
+			return *it->second;
+		}
+		auto &chunk = l.buffers[field];
+		ReadColumn(*file.source, meta, item.zone, field, path, chunk);
+		decoded[field] = &chunk;
+		return chunk;
+	};
+	std::vector<const vtx::DecodedColumn *> key_columns, value_columns;
+	l.hive_text.resize(bind.keys.size());
+	for (idx_t i = 0; i < bind.keys.size(); i++) {
+		auto k = bind.keys[i];
+		if (bind.IsHive(k)) {
+			auto &chunk = l.buffers[k];
+			ConstantColumn(bind, item.file, k, rows, l.hive_text[i], chunk);
+			key_columns.push_back(&chunk);
+		} else {
+			key_columns.push_back(&column(k));
+		}
+	}
+	for (auto v : g.values.fields) {
+		value_columns.push_back(&column(v));
+	}
+	// Rows of a straddling zone that pass every filter.
+	if (item.match == ZoneMatch::SOME) {
+		l.mask.assign(rows, 1);
+		l.scratch.resize(rows);
+		for (auto &pf : bind.filters) {
+			vtx::compute::EvaluatePredicate(pf.predicate, bind.fields[pf.field].type, column(pf.field), l.scratch.data());
+			for (uint64_t r = 0; r < rows; r++) {
+				l.mask[r] &= l.scratch[r];
+			}
+		}
+	}
+	l.partial.AddDecoded(key_columns, value_columns, item.match == ZoneMatch::SOME ? l.mask.data() : nullptr);
 }
 
 //! Per key column, the value of every group's key, after the key's transform if it has one.
@@ -231,7 +298,6 @@ std::vector<vector<Value>> KeyValues(ClientContext &context, const GroupedBindDa
 
 unique_ptr<GlobalTableFunctionState> GroupedInit(ClientContext &context, TableFunctionInitInput &input) {
 	auto &bind = input.bind_data->Cast<GroupedBindData>();
-	auto g = make_uniq<GroupedGlobalState>();
 	ValueColumns values(bind.aggregates);
 	std::vector<vtx::ColumnType> key_types, value_types;
 	for (auto k : bind.keys) {
@@ -242,13 +308,33 @@ unique_ptr<GlobalTableFunctionState> GroupedInit(ClientContext &context, TableFu
 	for (auto v : values.fields) {
 		value_types.push_back(bind.fields[v].type);
 	}
-	GroupedAggregation groups(key_types, value_types);
+	auto g = make_uniq<GroupedGlobalState>(std::move(values), std::move(key_types), std::move(value_types));
+	g->column_ids = input.column_ids;
 	for (idx_t f = 0; f < bind.files.size(); f++) {
-		AccumulateFile(context, bind, f, values, groups);
+		g->files.push_back(OpenPlannedFile(context, bind.files, f, bind.fields, bind.field_types));
+		PlanFile(bind, f, *g->files.back().meta, g->values, g->groups, g->work);
 	}
-	auto key_values = KeyValues(context, bind, groups.Groups());
-	for (idx_t gi = 0; gi < groups.Groups().size(); gi++) {
-		auto &group = groups.Groups()[gi];
+	g->max_threads =
+	    std::max<idx_t>(1, std::min<idx_t>(g->work.size(), TaskScheduler::GetScheduler(context).NumberOfThreads()));
+	return std::move(g);
+}
+
+unique_ptr<LocalTableFunctionState> GroupedInitLocal(ExecutionContext &, TableFunctionInitInput &,
+                                                     GlobalTableFunctionState *gstate) {
+	auto &g = gstate->Cast<GroupedGlobalState>();
+	auto l = make_uniq<GroupedLocalState>(g.NewAccumulation());
+	std::lock_guard<std::mutex> guard(g.lock);
+	l->id = g.registered++;
+	return std::move(l);
+}
+
+//! Every group's output row: keys (transformed back where DuckDB compressed them), then the
+//! finished aggregates.
+void BuildRows(ClientContext &context, const GroupedBindData &bind, GroupedGlobalState &g) {
+	auto &groups = g.groups.Groups();
+	auto key_values = KeyValues(context, bind, groups);
+	for (idx_t gi = 0; gi < groups.size(); gi++) {
+		auto &group = groups[gi];
 		vector<Value> all;
 		for (idx_t k = 0; k < bind.keys.size(); k++) {
 			all.push_back(key_values[k][gi]);
@@ -257,29 +343,61 @@ unique_ptr<GlobalTableFunctionState> GroupedInit(ClientContext &context, TableFu
 			if (a.kind == AggregateKind::COUNT_STAR) {
 				all.push_back(FinalizePushed(a, nullptr, group.rows, LogicalType::BIGINT));
 			} else {
-				all.push_back(FinalizePushed(a, &group.values[values.slot.at(a.field)], group.rows,
+				all.push_back(FinalizePushed(a, &group.values[g.values.slot.at(a.field)], group.rows,
 				                             bind.field_types[a.field]));
 			}
 		}
 		vector<Value> row;
-		for (auto id : input.column_ids) {
+		for (auto id : g.column_ids) {
 			row.push_back(id < all.size() ? all[id] : Value());
 		}
-		g->rows.push_back(std::move(row));
+		g.rows.push_back(std::move(row));
 	}
-	return std::move(g);
 }
 
-void GroupedScan(ClientContext &, TableFunctionInput &data, DataChunk &output) {
+//! Each thread groups the zones it takes into its own partial; the last one to finish merges
+//! into the whole and emits every group (a thread that starts after that finds nothing to do).
+void GroupedScan(ClientContext &context, TableFunctionInput &data, DataChunk &output) {
+	auto &bind = data.bind_data->Cast<GroupedBindData>();
 	auto &g = data.global_state->Cast<GroupedGlobalState>();
+	auto &l = data.local_state->Cast<GroupedLocalState>();
+	if (!l.done) {
+		while (true) {
+			auto idx = g.next_work.fetch_add(1);
+			if (idx >= g.work.size()) {
+				break;
+			}
+			AccumulateZone(bind, g, g.work[idx], l);
+		}
+		l.done = true;
+		l.buffers.clear();
+		std::lock_guard<std::mutex> guard(g.lock);
+		g.groups.Merge(l.partial);
+		g.finished++;
+		if (g.finished != g.registered || g.emitted) {
+			return;
+		}
+		g.emitted = true;
+		l.emitting = true;
+		BuildRows(context, bind, g);
+	}
+	if (!l.emitting) {
+		return;
+	}
 	idx_t count = 0;
-	for (; g.next < g.rows.size() && count < STANDARD_VECTOR_SIZE; g.next++, count++) {
-		auto &row = g.rows[g.next];
+	for (; g.next_row < g.rows.size() && count < STANDARD_VECTOR_SIZE; g.next_row++, count++) {
+		auto &row = g.rows[g.next_row];
 		for (idx_t c = 0; c < row.size(); c++) {
 			output.SetValue(c, count, row[c]);
 		}
 	}
 	output.SetCardinality(count);
+}
+
+//! One batch per thread: lets DuckDB run the scan on several threads where it preserves order
+//! (only one thread ever emits rows).
+OperatorPartitionData GroupedPartitionData(ClientContext &, TableFunctionGetPartitionInput &input) {
+	return OperatorPartitionData(input.local_state->Cast<GroupedLocalState>().id);
 }
 
 InsertionOrderPreservingMap<string> GroupedToString(TableFunctionToStringInput &input) {
@@ -311,7 +429,8 @@ InsertionOrderPreservingMap<string> GroupedToString(TableFunctionToStringInput &
 } // namespace
 
 TableFunction GetGroupedAggregateFunction() {
-	TableFunction tf("vortex_scan", {}, GroupedScan, nullptr, GroupedInit);
+	TableFunction tf("vortex_scan", {}, GroupedScan, nullptr, GroupedInit, GroupedInitLocal);
+	tf.get_partition_data = GroupedPartitionData;
 	tf.to_string = GroupedToString;
 	tf.projection_pushdown = true;
 	return tf;

@@ -511,16 +511,23 @@ bool ResolveKeys(const Chain &chain, const LogicalAggregate &agg, std::vector<id
 }
 
 //! Zones whose keys are constant are answered from statistics; the others are decoded and
-//! grouped row by row, which measured 2–4× slower than DuckDB's own hash aggregate over the
-//! same rows (bench/grouped.mjs). Grouped pushdown is therefore taken only where at most this
-//! share of the rows needs decoding (clustered keys, partitioned files); elsewhere DuckDB
-//! aggregates.
-constexpr double kMaxDecodedShare = 0.25;
+//! grouped in the reader: one pass per column over dense per-zone group ids (dictionary codes,
+//! narrow integer ranges, else a hash table), accumulators per id, then one lookup per group
+//! and zone into the query's groups. Measured against DuckDB's own hash aggregate over the
+//! same decoded rows (10M rows, zones of 122,880, sum/min/max/avg of a BIGINT, 2 threads):
+//! 8 groups a zone (dictionary strings, integer ranges) 1.5-2.8x faster, 1,000 groups 1.2-1.6x
+//! faster, 4,000 groups 1.5x slower — the per-group work (a lookup and a merge per zone) then
+//! outweighs the per-row saving — and high-cardinality keys 5-16x slower. So a decoded zone
+//! is cheap when its metadata bounds its groups (KeysBound, multiplied over the keys) to at most
+//! one per kRowsPerGroup rows; zones straddling a WHERE filter are decoded and filtered as
+//! DuckDB would, and count the same way. The query is pushed when at most kMaxExpensiveShare of
+//! its rows lie in zones that are not cheap; elsewhere DuckDB aggregates.
+constexpr uint64_t kRowsPerGroup = 100;
+constexpr double kMaxExpensiveShare = 0.25;
 
-bool MostlyConstantKeys(const ScanBindData &scan, const std::vector<ScanFile> &files,
-                        const std::vector<PushedFilter> &filters, const std::vector<idx_t> &keys) {
-	uint64_t total = 0, decoded = 0;
-	std::string key;
+bool CheapToGroup(const ScanBindData &scan, const std::vector<ScanFile> &files,
+                  const std::vector<PushedFilter> &filters, const std::vector<idx_t> &keys) {
+	uint64_t total = 0, expensive = 0;
 	for (auto &f : files) {
 		for (auto &z : f.meta->zones) {
 			auto match = vtx::compute::ZoneMatch::ALL;
@@ -532,23 +539,20 @@ bool MostlyConstantKeys(const ScanBindData &scan, const std::vector<ScanFile> &f
 				continue; // skipped at execution
 			}
 			total += z.rows;
-			if (match == vtx::compute::ZoneMatch::SOME) {
-				decoded += z.rows;
-				continue;
-			}
+			uint64_t groups = 1;
 			for (auto k : keys) {
 				if (scan.IsHiveColumn(k)) {
-					continue;
+					continue; // one value per file
 				}
-				bool is_null;
-				if (!vtx::compute::GroupedAggregation::ConstantKey(scan.fields[k].type, z.chunks[k].stats, is_null, key)) {
-					decoded += z.rows;
-					break;
-				}
+				auto bound = vtx::compute::GroupedAggregation::KeysBound(scan.fields[k].type, z.chunks[k], z.rows);
+				groups = groups > z.rows / bound ? z.rows + 1 : groups * bound; // saturating at "too many"
+			}
+			if (groups > 1 && groups * kRowsPerGroup > z.rows) {
+				expensive += z.rows;
 			}
 		}
 	}
-	return static_cast<double>(decoded) <= kMaxDecodedShare * static_cast<double>(total);
+	return static_cast<double>(expensive) <= kMaxExpensiveShare * static_cast<double>(total);
 }
 
 //! Replaces the grouped aggregate by a scan emitting [keys..., aggregates...] per group. The
@@ -694,7 +698,7 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 	if (grouped) {
 		// The same filters as the ungrouped path, classified per zone at execution.
 		if (!TakeFilters(context, chain, *bind) ||
-		    !MostlyConstantKeys(*chain.scan, bind->files, bind->filters, keys)) {
+		    !CheapToGroup(*chain.scan, bind->files, bind->filters, keys)) {
 			return;
 		}
 		PushGrouped(agg, chain, std::move(keys), std::move(transforms), std::move(*bind), op, rebind);

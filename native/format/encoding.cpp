@@ -663,6 +663,7 @@ void ReadValidity(ByteReader &r, uint64_t n, DecodedColumn &out) {
 } // namespace
 
 Encoding EncodeChunk(const ColumnInput &in, ByteWriter &out) {
+	NoteHeapUse();
 	ScratchLease lease;
 	uint64_t valid_count;
 	WriteValidity(in, out, valid_count);
@@ -687,6 +688,7 @@ void DecodeChunk(const ColumnType &type, uint64_t rows, std::vector<uint8_t> &&b
 }
 
 void DecodeChunk(const ColumnType &type, uint64_t rows, ByteBuffer &&body, DecodedColumn &out, size_t start) {
+	NoteHeapUse();
 	out = DecodedColumn();
 	out.buffer = std::move(body);
 	if (start > out.buffer.size()) {

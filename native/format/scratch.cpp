@@ -45,6 +45,10 @@ std::vector<ThreadScratch *> &Registry() {
 	return *r;
 }
 std::atomic<size_t> activities {0};
+//! Set by NoteHeapUse, cleared by the look ReturnFreeHeap takes: mallinfo2 walks every arena,
+//! a cost (a tenth of a millisecond and more) that queries answered from statistics, which
+//! decode nothing, need not pay when they end.
+std::atomic<bool> heap_used {false};
 } // namespace
 
 ThreadScratch::ThreadScratch() {
@@ -87,7 +91,7 @@ ScratchLease::~ScratchLease() {
 	// Nothing in flight any more (the activity ended while this thread was busy): drop this
 	// thread's buffers now rather than keep them until the next query ends.
 	if (thread.depth == 0 && activities.load() == 0 && thread.ReleaseLocked() > 0) {
-		ReturnFreeHeap();
+		ReturnFreeHeap(true);
 	}
 }
 
@@ -97,8 +101,7 @@ ScratchActivity::ScratchActivity() {
 
 ScratchActivity::~ScratchActivity() {
 	if (--activities == 0) {
-		ReleaseIdleScratch();
-		ReturnFreeHeap();
+		ReturnFreeHeap(ReleaseIdleScratch() > 0);
 	}
 }
 
@@ -130,7 +133,16 @@ size_t ScratchActivities() {
 	return activities.load();
 }
 
-void ReturnFreeHeap() {
+void NoteHeapUse() {
+	if (!heap_used.load(std::memory_order_relaxed)) {
+		heap_used.store(true, std::memory_order_relaxed);
+	}
+}
+
+void ReturnFreeHeap(bool force) {
+	if (!heap_used.exchange(false) && !force) {
+		return;
+	}
 #if defined(__GLIBC__)
 	// glibc keeps freed chunks inside its arenas, and after a large free it raises its mmap
 	// threshold, so multi-megabyte zone buffers end up in arenas it does not hand back: hundreds

@@ -79,8 +79,12 @@ size_t ReleaseIdleScratch();
 size_t IdleScratchBytes();
 //! Number of ScratchActivity objects alive.
 size_t ScratchActivities();
-//! Hands the C heap's free pages back to the OS when it holds much free memory (glibc only).
-void ReturnFreeHeap();
+//! Called wherever zone-sized buffers are allocated (a chunk decoded or encoded): only then
+//! can the C heap have come to hold much free memory.
+void NoteHeapUse();
+//! Hands the C heap's free pages back to the OS when it holds much free memory (glibc only),
+//! looking at it only if NoteHeapUse was called since the last look (or `force`).
+void ReturnFreeHeap(bool force = false);
 //! The C heap (glibc malloc): bytes in use and bytes free but held; false elsewhere.
 bool HeapInfo(size_t &in_use, size_t &free_held);
 
