@@ -133,6 +133,24 @@ describe('filters pushed into vortex_scan', () => {
   });
 });
 
+describe('filters DuckDB evaluates inside the scan (residual)', () => {
+  // Regression: when the last vector of the last zone kept no row, the scan returned that
+  // vector unfiltered (the chunk's cardinality was left set), e.g. 1,024 rows for `x = 70`
+  // where no row matches.
+  it('return no row from a vector where none matches, at the end of the scan', async () => {
+    const { conn } = await openDb();
+    const dir = tempDir();
+    await conn.run(`CREATE TABLE r AS SELECT i, (i % 13)::INTEGER * INTERVAL 1 DAY AS iv, md5(i::VARCHAR)::UUID AS id,
+      {'a': CASE WHEN i % 7 = 0 THEN NULL ELSE i END} AS s FROM range(3000) r(i)`);
+    await conn.run(`COPY r TO ${sqlString(`${dir}/r.vtx`)} (FORMAT vortex, ROW_GROUP_SIZE 1000)`);
+    const scan = `vortex_scan(${sqlString(`${dir}/r.vtx`)})`;
+    for (const w of ["iv = INTERVAL 20 DAY", "id = md5('nope')::UUID", 's.a = 70', 's.a = 2999', "iv = INTERVAL 3 DAY AND i > 2990",
+      "id = md5('2999')::UUID", "id = md5('5')::UUID"]) {
+      expect(await rows(conn, `SELECT count(*), sum(i) FROM ${scan} WHERE ${w}`), w).toEqual(await rows(conn, `SELECT count(*), sum(i) FROM r WHERE ${w}`));
+    }
+  });
+});
+
 describe('partition filters prune whole files', () => {
   const dir = tempDir();
   let conn: DuckDBConnection;

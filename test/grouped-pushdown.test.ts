@@ -122,8 +122,9 @@ describe('grouped pushdown, differential', () => {
     );
     // The generator must exercise the pushed path, not only the fallback.
     expect(pushedCount).toBeGreaterThan(RUNS / 5);
-    // ... including queries pushed for their cheap decoded zones, not only constant ones.
-    expect(decodedCount).toBeGreaterThan(0);
+    // ... including queries pushed for their cheap decoded zones, not only constant ones (at the
+    // full size: the reduced runs of the other DuckDB line's subset draw too few queries).
+    if (RUNS >= 20) expect(decodedCount).toBeGreaterThan(0);
   });
 });
 

@@ -9,6 +9,8 @@
 #include "plan_guard.hpp"
 #include "scan_bind_data.hpp"
 #include "type_mapping.hpp"
+#include "duckdb/planner/filter/conjunction_filter.hpp"
+#include "duckdb/planner/filter/struct_filter.hpp"
 #include "scan_bind.hpp"
 #include "scan_filters.hpp"
 #include "scan_statistics.hpp"
@@ -47,6 +49,17 @@ struct ColumnFilter {
 	bool dynamic = false;
 };
 
+//! A filter on a field of a STRUCT column (DuckDB's StructFilter, at any depth): zones whose
+//! field statistics prove that no row matches are skipped; the filter itself stays a residual
+//! one, evaluated by DuckDB on the rows of the other zones. The field's stream stores it NULL
+//! wherever a struct above is NULL, so its statistics are those of `s.a` itself.
+struct StructFieldPrune {
+	idx_t field;
+	std::vector<size_t> route;
+	vtx::ColumnType type; //! the field's
+	vtx::compute::Predicate predicate;
+};
+
 struct ResidualFilter {
 	idx_t position;
 	const TableFilter *filter;
@@ -57,6 +70,7 @@ struct ScanGlobalState : public GlobalTableFunctionState {
 	//! Per position: the fields of a STRUCT column the query reads (DuckDB's projection hints);
 	//! null where the whole column is read.
 	std::vector<std::unique_ptr<vtx::StreamSelection>> selections;
+	std::vector<StructFieldPrune> struct_prunes;
 	vector<idx_t> projection_ids;
 	std::vector<WorkItem> work;
 	std::atomic<idx_t> next {0};
@@ -119,6 +133,42 @@ void CheckSameVersion(FileSource &source, const vtx::FileMetadata &meta) {
 	if (source.Size() != meta.file_size || len != meta.footer_size || crc != meta.footer_crc) {
 		throw IOException("vortex: file \"%s\" was replaced while the query was reading it; run the query again",
 		                  source.Path());
+	}
+}
+
+//! A StructFilter on scan column `field` as a zone-pruning predicate on the field it reaches.
+bool StructPrune(const ScanBindData &bind, idx_t field, const TableFilter &filter, StructFieldPrune &out) {
+	out.field = field;
+	out.route.clear();
+	out.type = bind.fields[field].type;
+	LogicalType logical = bind.types[field];
+	const TableFilter *f = &filter;
+	while (f->filter_type == TableFilterType::STRUCT_EXTRACT) {
+		auto &sf = f->Cast<StructFilter>();
+		if (out.type.id != vtx::TypeId::STRUCT || logical.id() != LogicalTypeId::STRUCT ||
+		    sf.child_idx >= out.type.Children().size() || !sf.child_filter) {
+			return false;
+		}
+		out.route.push_back(sf.child_idx);
+		out.type = out.type.Children()[sf.child_idx].type;
+		logical = StructType::GetChildType(logical, sf.child_idx);
+		f = sf.child_filter.get();
+	}
+	bool dynamic = false;
+	return !out.route.empty() && TranslateFilter(*f, logical, FilterUse::SCAN, out.predicate, dynamic) && !dynamic;
+}
+
+//! The StructFilters in `filter` and in the AND conjunctions it is made of, as prunes.
+void AddStructPrunes(const ScanBindData &bind, idx_t field, const TableFilter &filter, std::vector<StructFieldPrune> &out) {
+	if (filter.filter_type == TableFilterType::CONJUNCTION_AND) {
+		for (auto &child : filter.Cast<ConjunctionAndFilter>().child_filters) {
+			AddStructPrunes(bind, field, *child, out);
+		}
+		return;
+	}
+	StructFieldPrune prune;
+	if (StructPrune(bind, field, filter, prune)) {
+		out.push_back(std::move(prune));
 	}
 }
 
@@ -185,6 +235,9 @@ unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, Tabl
 				file_filters.emplace_back(id, &filter);
 				continue;
 			}
+			if (id < bind.fields.size()) {
+				AddStructPrunes(bind, id, filter, g->struct_prunes);
+			}
 			g->residual.push_back(ResidualFilter {pos, &filter});
 			g->projected[pos] = true;
 		}
@@ -220,6 +273,18 @@ unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, Tabl
 				if (!cf.dynamic) {
 					match = vtx::compute::And(
 					    match, vtx::compute::ClassifyZone(cf.predicate, bind.fields[cf.field].type, zone.chunks[cf.field].stats));
+				}
+			}
+			for (auto &sp : g->struct_prunes) {
+				if (match == vtx::compute::ZoneMatch::NONE) {
+					break;
+				}
+				const vtx::ChunkMeta *chunk = &zone.chunks[sp.field];
+				for (auto i : sp.route) {
+					chunk = &chunk->children[i];
+				}
+				if (vtx::compute::ClassifyZone(sp.predicate, sp.type, chunk->stats) == vtx::compute::ZoneMatch::NONE) {
+					match = vtx::compute::ZoneMatch::NONE;
 				}
 			}
 			if (match != vtx::compute::ZoneMatch::NONE) {
@@ -408,6 +473,8 @@ void ScanFunction(ClientContext &context, TableFunctionInput &data, DataChunk &o
 				g.done++;
 			}
 			if (!NextZone(context, bind, g, l)) {
+				// Nothing more: also when a chunk just filled had no row left by the residual filters.
+				output.SetCardinality(0);
 				return;
 			}
 		}
@@ -466,6 +533,7 @@ void ScanFunction(ClientContext &context, TableFunctionInput &data, DataChunk &o
 				                               selected);
 			}
 			if (selected == 0) {
+				target.SetCardinality(0);
 				continue;
 			}
 		}
