@@ -166,6 +166,44 @@ void Evaluate(const vtx::compute::AggregateState &s) {
 	}
 }
 
+//! Every stream of a decoded column, nested ones included: its own with the storage type, and
+//! its children's with theirs (whose value counts the footer or the lengths gave).
+void CheckStreams(const vtx::ColumnType &type, const vtx::DecodedColumn &col) {
+	auto storage = type.Storage();
+	CheckDecoded(storage, col.count, col);
+	Touch(storage, col);
+	RoundTrip(storage, col);
+	auto &children = type.Children();
+	if (children.empty()) {
+		return;
+	}
+	CHECK(col.children.size() == children.size());
+	if (type.id == vtx::TypeId::LIST || type.id == vtx::TypeId::MAP) {
+		CHECK(col.list_offsets.size() == col.count + 1);
+		CHECK(col.list_offsets.back() == col.children[0].count);
+	}
+	for (size_t i = 0; i < children.size(); i++) {
+		CheckStreams(children[i].type, col.children[i]);
+	}
+}
+
+//! What decoding a column's streams may allocate, at most: their raw sizes and decoded values.
+uint64_t DecodeBytes(const vtx::ColumnType &type, const vtx::ChunkMeta &c) {
+	uint64_t n = c.raw_size + c.stats.rows * 16 + 64;
+	auto &children = type.Children();
+	for (size_t i = 0; i < children.size() && i < c.children.size(); i++) {
+		n += DecodeBytes(children[i].type, c.children[i]);
+	}
+	return n;
+}
+
+void FixChecksums(const std::vector<uint8_t> &bytes, vtx::ChunkMeta &c) {
+	c.crc = vtx::Crc32c(bytes.data() + c.offset, c.stored_size);
+	for (auto &child : c.children) {
+		FixChecksums(bytes, child);
+	}
+}
+
 void Run(std::vector<uint8_t> bytes, bool fix_checksums) {
 	using namespace vtx;
 	if (fix_checksums) {
@@ -204,7 +242,7 @@ void Run(std::vector<uint8_t> bytes, bool fix_checksums) {
 	if (fix_checksums) {
 		for (auto &z : meta.zones) {
 			for (auto &c : z.chunks) {
-				c.crc = Crc32c(bytes.data() + c.offset, c.stored_size);
+				FixChecksums(bytes, c);
 			}
 		}
 	}
@@ -217,7 +255,7 @@ void Run(std::vector<uint8_t> bytes, bool fix_checksums) {
 			from_stats.AddStats(stats);
 			const uint64_t zone_rows = meta.zones[z].rows;
 			if (zone_rows * (type.ByteWidth() ? type.ByteWidth() : sizeof(StringRef)) > kMaxDecodeBytes ||
-			    meta.zones[z].chunks[f].raw_size > kMaxDecodeBytes) {
+			    DecodeBytes(type, meta.zones[z].chunks[f]) > kMaxDecodeBytes) {
 				continue;
 			}
 			DecodedColumn col;
@@ -228,10 +266,9 @@ void Run(std::vector<uint8_t> bytes, bool fix_checksums) {
 			} catch (FormatError &) {
 				continue;
 			}
-			CheckDecoded(type, zone_rows, col);
-			Touch(type, col);
+			CHECK(col.count == zone_rows);
+			CheckStreams(type, col);
 			from_data.AddDecoded(col);
-			RoundTrip(type, col);
 		}
 		Evaluate(from_stats);
 		Evaluate(from_data);

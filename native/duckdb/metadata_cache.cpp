@@ -126,19 +126,44 @@ size_t VectorBytes(const std::vector<T> &v) {
 	return v.capacity() ? v.capacity() * sizeof(T) + 16 : 0;
 }
 
+//! A chunk's statistics strings and, for nested columns, its children's chunks.
+size_t ChunkBytes(const vtx::ChunkMeta &c) {
+	size_t n = HeapBytes(c.stats.min) + HeapBytes(c.stats.max) + VectorBytes(c.children);
+	for (auto &child : c.children) {
+		n += ChunkBytes(child);
+	}
+	return n;
+}
+
+//! A type's nested description (fields, ENUM values), counted once per column.
+size_t TypeBytes(const vtx::ColumnType &t) {
+	if (!t.nested) {
+		return 0;
+	}
+	size_t n = sizeof(vtx::NestedInfo) + 16 + VectorBytes(t.nested->children) + VectorBytes(t.nested->enum_values) +
+	           HeapBytes(t.nested->enum_name);
+	for (auto &v : t.nested->enum_values) {
+		n += HeapBytes(v);
+	}
+	for (auto &c : t.nested->children) {
+		n += HeapBytes(c.name) + TypeBytes(c.type);
+	}
+	return n;
+}
+
 } // namespace
 
 size_t EstimateMetadataBytes(const vtx::FileMetadata &meta) {
 	size_t n = sizeof(vtx::FileMetadata) + 16 + HeapBytes(meta.created_by);
 	n += VectorBytes(meta.fields);
 	for (auto &f : meta.fields) {
-		n += HeapBytes(f.name);
+		n += HeapBytes(f.name) + TypeBytes(f.type);
 	}
 	n += VectorBytes(meta.zones);
 	for (auto &z : meta.zones) {
 		n += VectorBytes(z.chunks);
 		for (auto &c : z.chunks) {
-			n += HeapBytes(c.stats.min) + HeapBytes(c.stats.max);
+			n += ChunkBytes(c);
 		}
 	}
 	return n;

@@ -8,6 +8,7 @@
 #include "scan_bind_data.hpp"
 #include "scan_filters.hpp"
 #include "duckdb/planner/filter/conjunction_filter.hpp"
+#include "duckdb/planner/filter/struct_filter.hpp"
 #include "duckdb/common/multi_file/multi_file_reader.hpp"
 #include "settings.hpp"
 #include "duckdb/common/types/decimal.hpp"
@@ -338,12 +339,60 @@ bool ExactFilter(const TableFilter &f) {
 //! Takes the scan's table filters into the pushed aggregate: file-column filters as compute
 //! predicates, partition and file-name filters by keeping only the files that satisfy them.
 //! False when any filter is not exactly evaluable (the aggregate then stays DuckDB's).
-bool TakeFilters(ClientContext &context, const Chain &chain, PushedBindData &bind) {
+//! Filters on fields of a STRUCT column (DuckDB's StructFilter, and AND conjunctions of them) as
+//! filters on the fields' streams, which store a field NULL wherever a struct above it is NULL:
+//! exactly `s.a` as DuckDB evaluates it.
+bool TakeStructFilters(const ScanBindData &scan, idx_t id, const TableFilter &filter, PushedBindData &bind) {
+	if (filter.filter_type == TableFilterType::CONJUNCTION_AND) {
+		for (auto &child : filter.Cast<ConjunctionAndFilter>().child_filters) {
+			if (!TakeStructFilters(scan, id, *child, bind)) {
+				return false;
+			}
+		}
+		return true;
+	}
+	std::vector<size_t> route;
+	const TableFilter *f = &filter;
+	std::string name = scan.fields[id].name;
+	const vtx::ColumnType *type = &scan.fields[id].type;
+	while (f->filter_type == TableFilterType::STRUCT_EXTRACT) {
+		auto &sf = f->Cast<StructFilter>();
+		if (type->id != vtx::TypeId::STRUCT || sf.child_idx >= type->Children().size() || !sf.child_filter) {
+			return false;
+		}
+		route.push_back(sf.child_idx);
+		name += "." + type->Children()[sf.child_idx].name;
+		type = &type->Children()[sf.child_idx].type;
+		f = sf.child_filter.get();
+	}
+	StructLeaf leaf;
+	PushedFilter pf;
+	bool dynamic = false;
+	if (route.empty() || !ExactFilter(*f) || !LeafOf(scan, id, route, leaf) ||
+	    !vtx::compute::PredicateSupported(leaf.type) ||
+	    !TranslateFilter(*f, leaf.logical, FilterUse::EXACT, pf.predicate, dynamic) || dynamic) {
+		return false;
+	}
+	pf.field = scan.fields.size() + bind.leaves.size();
+	pf.display = f->ToString(name);
+	bind.leaves.push_back(std::move(leaf));
+	bind.filters.push_back(std::move(pf));
+	return true;
+}
+
+//! `with_leaves`: filters on struct fields may be taken (the grouped path does not take them).
+bool TakeFilters(ClientContext &context, const Chain &chain, PushedBindData &bind, bool with_leaves) {
 	auto &scan = *chain.scan;
 	std::vector<bool> keep(scan.files.size(), true);
 	for (auto &entry : chain.get->table_filters.filters) {
 		const idx_t id = entry.first;
 		auto &filter = *entry.second;
+		if (id < scan.fields.size() && scan.fields[id].type.id == vtx::TypeId::STRUCT) {
+			if (!with_leaves || !TakeStructFilters(scan, id, filter, bind)) {
+				return false;
+			}
+			continue;
+		}
 		if (!ExactFilter(filter) || !SupportsFilterOn(scan, id)) {
 			return false;
 		}
@@ -697,14 +746,14 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 	}
 	if (grouped) {
 		// The same filters as the ungrouped path, classified per zone at execution.
-		if (!TakeFilters(context, chain, *bind) ||
+		if (!TakeFilters(context, chain, *bind, false) ||
 		    !CheapToGroup(*chain.scan, bind->files, bind->filters, keys)) {
 			return;
 		}
 		PushGrouped(agg, chain, std::move(keys), std::move(transforms), std::move(*bind), op, rebind);
 		return;
 	}
-	if (!TakeFilters(context, chain, *bind)) {
+	if (!TakeFilters(context, chain, *bind, true)) {
 		return;
 	}
 	bind->fields = chain.scan->fields;

@@ -106,7 +106,7 @@ void AccumulateStraddling(const PushedBindData &bind, const std::vector<PlannedF
 			continue;
 		}
 		auto &pf = bind.filters[k];
-		vtx::compute::EvaluatePredicate(pf.predicate, bind.fields[pf.field].type, column(pf.field), scratch.data());
+		vtx::compute::EvaluatePredicate(pf.predicate, bind.FieldType(pf.field), column(pf.field), scratch.data());
 		for (uint64_t r = 0; r < rows; r++) {
 			mask[r] &= scratch[r];
 		}
@@ -191,7 +191,7 @@ void Accumulate(ClientContext &context, const PushedBindData &bind, PushedGlobal
 			ZoneMatch match = ZoneMatch::ALL;
 			for (idx_t k = 0; k < bind.filters.size() && match != ZoneMatch::NONE; k++) {
 				auto &pf = bind.filters[k];
-				matches[k] = vtx::compute::ClassifyZone(pf.predicate, bind.fields[pf.field].type, zone.chunks[pf.field].stats);
+				matches[k] = vtx::compute::ClassifyZone(pf.predicate, bind.FieldType(pf.field), bind.Chunk(zone, pf.field).stats);
 				match = vtx::compute::And(match, matches[k]);
 			}
 			if (match == ZoneMatch::NONE) {
