@@ -152,15 +152,16 @@ bool RangeIds(const DecodedColumn &c, KeyIds &out) {
 	return true;
 }
 
-template <class T>
-void FixedIds(const DecodedColumn &c, KeyIds &out, IdTable<T> &table) {
+//! Numbers the rows' keys densely, first seen first: NULL is one key, and a row equal to the
+//! previous valid one (clustered keys come in runs) takes its id without a lookup.
+//! `key_at(i)` is row i's key, `find_or_insert(key, next)` its id or `next` when new.
+template <class K, class KEY_AT, class FIND_OR_INSERT>
+void AssignIds(const DecodedColumn &c, KeyIds &out, KEY_AT key_at, FIND_OR_INSERT find_or_insert) {
 	const uint64_t rows = c.count;
 	out.own.resize(rows);
 	out.rep.clear();
-	table.Reset();
 	uint32_t null_id = kNoId, prev_id = kNoId;
-	T prev {};
-	const uint8_t *base = c.Fixed();
+	K prev {};
 	for (uint64_t i = 0; i < rows; i++) {
 		if (!c.IsValid(i)) {
 			if (null_id == kNoId) {
@@ -170,15 +171,13 @@ void FixedIds(const DecodedColumn &c, KeyIds &out, IdTable<T> &table) {
 			out.own[i] = null_id;
 			continue;
 		}
-		T x;
-		std::memcpy(&x, base + i * sizeof(T), sizeof(T));
-		// Clustered keys come in runs: a row equal to the previous valid one takes its id.
+		const K x = key_at(i);
 		if (prev_id != kNoId && x == prev) {
 			out.own[i] = prev_id;
 			continue;
 		}
 		const auto next = static_cast<uint32_t>(out.rep.size());
-		auto id = table.FindOrInsert(x, next);
+		auto id = find_or_insert(x, next);
 		if (id == next) {
 			out.rep.push_back(static_cast<uint32_t>(i));
 		}
@@ -189,46 +188,35 @@ void FixedIds(const DecodedColumn &c, KeyIds &out, IdTable<T> &table) {
 	out.card = out.rep.size();
 }
 
+template <class T>
+void FixedIds(const DecodedColumn &c, KeyIds &out, IdTable<T> &table) {
+	table.Reset();
+	const uint8_t *base = c.Fixed();
+	AssignIds<T>(
+	    c, out,
+	    [&](uint64_t i) {
+		    T x;
+		    std::memcpy(&x, base + i * sizeof(T), sizeof(T));
+		    return x;
+	    },
+	    [&](const T &x, uint32_t next) { return table.FindOrInsert(x, next); });
+}
+
 //! Strings that are not dictionary-coded, and fixed-width values of no integer width.
 void BytesIds(const ColumnType &type, const DecodedColumn &c, KeyIds &out,
               std::unordered_map<std::string_view, uint32_t> &table) {
-	const uint64_t rows = c.count;
-	const auto width = type.ByteWidth();
-	out.own.resize(rows);
-	out.rep.clear();
 	table.clear();
-	uint32_t null_id = kNoId, prev_id = kNoId;
-	std::string_view prev;
-	for (uint64_t i = 0; i < rows; i++) {
-		if (!c.IsValid(i)) {
-			if (null_id == kNoId) {
-				null_id = static_cast<uint32_t>(out.rep.size());
-				out.rep.push_back(static_cast<uint32_t>(i));
-			}
-			out.own[i] = null_id;
-			continue;
-		}
-		std::string_view x;
-		if (width == 0) {
-			auto &r = c.StringAt(i);
-			x = std::string_view(r.ptr, r.len);
-		} else {
-			x = std::string_view(reinterpret_cast<const char *>(c.Fixed()) + i * width, width);
-		}
-		if (prev_id != kNoId && x == prev) {
-			out.own[i] = prev_id;
-			continue;
-		}
-		const auto next = static_cast<uint32_t>(out.rep.size());
-		auto id = table.emplace(x, next).first->second;
-		if (id == next) {
-			out.rep.push_back(static_cast<uint32_t>(i));
-		}
-		out.own[i] = prev_id = id;
-		prev = x;
-	}
-	out.ids = out.own.data();
-	out.card = out.rep.size();
+	const auto width = type.ByteWidth();
+	AssignIds<std::string_view>(
+	    c, out,
+	    [&](uint64_t i) {
+		    if (width == 0) {
+			    auto &r = c.StringAt(i);
+			    return std::string_view(r.ptr, r.len);
+		    }
+		    return std::string_view(reinterpret_cast<const char *>(c.Fixed()) + i * width, width);
+	    },
+	    [&](std::string_view x, uint32_t next) { return table.emplace(x, next).first->second; });
 }
 
 //! Renumbers `values` densely (first seen, first numbered), keeping a row of each id in `rep`.

@@ -55,46 +55,22 @@ DictionaryCache &GetDictionary(const vtx::DecodedColumn &chunk, vtx::DecodedColu
 	return *cache;
 }
 
-//! Sets rows [at, at + count) of `dst` NULL, and whatever DuckDB may look at below them: the
-//! fields of a struct, the elements of an array, the tag of a union; lists become empty.
-void MarkNull(const vtx::ColumnType &type, Vector &dst, idx_t at, idx_t count) {
-	auto &mask = FlatVector::Validity(dst);
+//! Sets rows [at, at + count) of `dst` NULL. DuckDB's FlatVector::SetNull also sets the fields
+//! of a struct (a union's tag among them) and the elements of an array NULL; a NULL list is
+//! given an empty entry, so that nothing below it is read.
+void SetNullRows(const vtx::ColumnType &type, Vector &dst, idx_t at, idx_t count, const vtx::DecodedColumn *chunk,
+                 idx_t offset) {
+	const bool lists = type.id == vtx::TypeId::LIST || type.id == vtx::TypeId::MAP;
+	auto entries = lists ? FlatVector::GetData<list_entry_t>(dst) : nullptr;
+	const idx_t base = lists ? ListVector::GetListSize(dst) : 0;
 	for (idx_t i = 0; i < count; i++) {
-		mask.SetInvalid(at + i);
-	}
-	auto &children = type.Children();
-	switch (type.id) {
-	case vtx::TypeId::STRUCT:
-	case vtx::TypeId::UNION: {
-		auto &entries = StructVector::GetEntries(dst);
-		const idx_t first = type.id == vtx::TypeId::UNION ? 1 : 0;
-		if (first) {
-			auto &tag_mask = FlatVector::Validity(*entries[0]);
-			for (idx_t i = 0; i < count; i++) {
-				tag_mask.SetInvalid(at + i);
-			}
+		if (chunk && chunk->IsValid(offset + i)) {
+			continue;
 		}
-		for (idx_t c = 0; c < children.size(); c++) {
-			MarkNull(children[c].type, *entries[c + first], at, count);
-		}
-		return;
-	}
-	case vtx::TypeId::ARRAY: {
-		const idx_t size = type.nested->array_size;
-		MarkNull(children[0].type, ArrayVector::GetEntry(dst), at * size, count * size);
-		return;
-	}
-	case vtx::TypeId::LIST:
-	case vtx::TypeId::MAP: {
-		auto entries = FlatVector::GetData<list_entry_t>(dst);
-		const idx_t base = ListVector::GetListSize(dst);
-		for (idx_t i = 0; i < count; i++) {
+		FlatVector::SetNull(dst, at + i, true);
+		if (lists) {
 			entries[at + i] = list_entry_t(base, 0);
 		}
-		return;
-	}
-	default:
-		return;
 	}
 }
 
@@ -104,16 +80,11 @@ void CopyInto(const vtx::DecodedColumn &chunk, const std::shared_ptr<vtx::Decode
               idx_t count, const vtx::ColumnType &type, Vector &dst, idx_t at) {
 	if (chunk.all_null) {
 		// Also a field a projection left out (StreamSelection), which has no children decoded.
-		MarkNull(type, dst, at, count);
+		SetNullRows(type, dst, at, count, nullptr, 0);
 		return;
 	}
-	auto &mask = FlatVector::Validity(dst);
 	if (!chunk.all_valid) {
-		for (idx_t i = 0; i < count; i++) {
-			if (!chunk.IsValid(offset + i)) {
-				mask.SetInvalid(at + i);
-			}
-		}
+		SetNullRows(type, dst, at, count, &chunk, offset);
 	}
 	auto &children = type.Children();
 	switch (type.id) {
@@ -128,15 +99,6 @@ void CopyInto(const vtx::DecodedColumn &chunk, const std::shared_ptr<vtx::Decode
 		auto &entries = StructVector::GetEntries(dst);
 		auto tags = FlatVector::GetData<uint8_t>(*entries[0]);
 		std::memcpy(tags + at, chunk.Fixed() + offset, count);
-		if (!chunk.all_valid) {
-			// A union is NULL where its tag is (DuckDB's UnionVector reads NULL-ness from the tag).
-			auto &tag_mask = FlatVector::Validity(*entries[0]);
-			for (idx_t i = 0; i < count; i++) {
-				if (!chunk.IsValid(offset + i)) {
-					tag_mask.SetInvalid(at + i);
-				}
-			}
-		}
 		for (idx_t c = 0; c < children.size(); c++) {
 			CopyInto(chunk.children[c], owner, offset, count, children[c].type, *entries[c + 1], at);
 		}

@@ -412,13 +412,7 @@ InsertionOrderPreservingMap<string> GroupedToString(TableFunctionToStringInput &
 	}
 	result["Pushed Groups"] = groups;
 	result["Pushed Aggregates"] = list;
-	string filters;
-	for (auto &f : bind.filters) {
-		filters += (filters.empty() ? "" : "\n") + f.display;
-	}
-	for (auto &f : bind.file_filters) {
-		filters += (filters.empty() ? "" : "\n") + f;
-	}
+	auto filters = FiltersText(bind.filters, bind.file_filters);
 	if (!filters.empty()) {
 		result["Filters"] = filters;
 	}

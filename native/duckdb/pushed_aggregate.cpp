@@ -357,13 +357,7 @@ InsertionOrderPreservingMap<string> PushedToString(TableFunctionToStringInput &i
 	}
 	result["Pushed Aggregates"] = list;
 	result["Files"] = std::to_string(bind.files.size());
-	string filters;
-	for (auto &f : bind.filters) {
-		filters += (filters.empty() ? "" : "\n") + f.display;
-	}
-	for (auto &f : bind.file_filters) {
-		filters += (filters.empty() ? "" : "\n") + f;
-	}
+	auto filters = FiltersText(bind.filters, bind.file_filters);
 	if (!filters.empty()) {
 		result["Filters"] = filters;
 	}
@@ -382,6 +376,17 @@ InsertionOrderPreservingMap<string> PushedDynamicToString(TableFunctionDynamicTo
 }
 
 } // namespace
+
+std::string FiltersText(const std::vector<PushedFilter> &filters, const std::vector<std::string> &file_filters) {
+	std::string text;
+	for (auto &f : filters) {
+		text += (text.empty() ? "" : "\n") + f.display;
+	}
+	for (auto &f : file_filters) {
+		text += (text.empty() ? "" : "\n") + f;
+	}
+	return text;
+}
 
 Value FinalizePushed(const PushedAggregate &a, const AggregateState *s, uint64_t rows, const LogicalType &field_type) {
 	return Finalize(a, s, rows, field_type);

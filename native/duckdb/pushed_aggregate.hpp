@@ -81,6 +81,10 @@ struct PushedBindData : public duckdb::TableFunctionData {
 
 duckdb::TableFunction GetPushedAggregateFunction();
 
+//! The filters a pushed aggregate applies and those that pruned its files, one per line, for
+//! EXPLAIN's "Filters" (empty when there are none).
+std::string FiltersText(const std::vector<PushedFilter> &filters, const std::vector<std::string> &file_filters);
+
 //! DuckDB's value of aggregate `a` over what `s` accumulated (`rows` rows in all; `s` is null
 //! for count_star), rewritten from Vortex's semantics as src/rules.ts says.
 duckdb::Value FinalizePushed(const PushedAggregate &a, const vtx::compute::AggregateState *s, uint64_t rows,

@@ -535,8 +535,7 @@ void ScanFunction(ClientContext &context, TableFunctionInput &data, DataChunk &o
 				                               selected);
 			}
 			if (selected == 0) {
-				target.SetCardinality(0);
-				continue;
+				continue; // the return below empties `output` if no zone follows
 			}
 		}
 		if (selected < count) {

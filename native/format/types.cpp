@@ -3,6 +3,9 @@
 namespace vtx {
 
 PhysicalKind ColumnType::Kind() const {
+	if (NeedsVersion3()) {
+		return PhysicalKind::OPAQUE; // a node's values are not its stream's (Storage())
+	}
 	switch (id) {
 	case TypeId::BOOL:
 	case TypeId::UINT8:
@@ -19,12 +22,6 @@ PhysicalKind ColumnType::Kind() const {
 		return PhysicalKind::STRING;
 	case TypeId::INTERVAL:
 	case TypeId::TIME_TZ:
-	case TypeId::STRUCT:
-	case TypeId::LIST:
-	case TypeId::MAP:
-	case TypeId::ARRAY:
-	case TypeId::ENUM:
-	case TypeId::UNION:
 		return PhysicalKind::OPAQUE;
 	default:
 		return PhysicalKind::SIGNED;
