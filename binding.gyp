@@ -18,7 +18,7 @@
         "-std=c++17",
         "-fexceptions",
         "-frtti",
-        "-O2",
+        "-O3",
         "-Wall",
         "-Wextra",
         "-Wno-unused-parameter",

@@ -7,6 +7,7 @@ import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { registerVortex } from '../src/index';
+import { loadAddon } from '../src/native';
 import { isPushed, scalar, sqlString, tempDir } from './helpers';
 
 const CONNECTIONS = 8;
@@ -83,5 +84,37 @@ describe('registration racing queries on other connections', () => {
     // Registered once in this database: one vortex_scan function set, one loaded extension.
     expect(await one(conns[0]!, "SELECT count(*) FROM duckdb_extensions() WHERE extension_name = 'vortex' AND loaded")).toBe(1n);
     for (const c of conns) c.closeSync();
+  });
+});
+
+interface ListHooks {
+  holdRegistrationLists(connection: unknown): number;
+  heldRegistrationListsIntact(): boolean;
+}
+
+// The race above can only be hit in a window of a few instructions, so it cannot show the bug it
+// guards against. This shows the mechanism instead: a connection that was walking one of the
+// lists registration appends to (replacement scans; DuckDB 1.4's optimizer extensions) keeps
+// reading the same elements, unchanged. Appending in place moved them and freed the old array
+// under such a reader, which this test caught before registration built its lists aside.
+describe('registration and the lists other connections walk without a lock', () => {
+  it('leaves every element a reader may be holding where it was, unchanged', async () => {
+    const hooks = (loadAddon() as unknown as { __test: ListHooks }).__test;
+    const instance = await DuckDBInstance.create(':memory:');
+    const conn = await instance.connect();
+    const handle = (conn as unknown as { connection: unknown }).connection;
+    // Each list trimmed to its size, so that an append in place would have to move it.
+    expect(hooks.holdRegistrationLists(handle)).toBeGreaterThan(0);
+    expect((await registerVortex(conn)).registered).toBe(true);
+    // Churn the allocator: freed arrays would be reused and overwritten.
+    for (let i = 0; i < 20; i++) await one(conn, `SELECT count(*) FROM (SELECT list(i) FROM range(${100 + i}) t(i))`);
+    expect(hooks.heldRegistrationListsIntact()).toBe(true);
+    // Registration took effect: the replacement scan and the pushdown rule both answer.
+    const dir = tempDir('vtx-lists-');
+    const file = join(dir, 'f.vtx');
+    await conn.run(`COPY (SELECT i AS x FROM range(10) t(i)) TO ${sqlString(file)} (FORMAT vortex)`);
+    expect(await one(conn, `SELECT sum(x) FROM ${sqlString(file)}`)).toBe(45n);
+    expect(await isPushed(conn, `SELECT sum(x) FROM vortex_scan(${sqlString(file)})`)).toBe(true);
+    conn.closeSync();
   });
 });

@@ -114,13 +114,14 @@ void AggregateState::Merge(const AggregateState &o) {
 
 namespace {
 
-//! Copies the values of the rows that are valid and selected to the front of `out`, without
-//! branches (a row's slot is always written; the cursor advances only for kept rows).
+//! Copies the values of the rows in [begin, end) that are valid and selected to the front of
+//! `out`, without branches (a row's slot is always written; the cursor advances only for kept
+//! rows). `in` holds the values from row `begin` on; validity and `selected` are by chunk row.
 template <class T>
-uint64_t Compact(const DecodedColumn &chunk, const uint8_t *selected, const T *in, T *out) {
+uint64_t Compact(const DecodedColumn &chunk, const uint8_t *selected, uint64_t begin, uint64_t end, const T *in, T *out) {
 	uint64_t k = 0;
-	for (uint64_t i = 0; i < chunk.count; i++) {
-		out[k] = in[i];
+	for (uint64_t i = begin; i < end; i++) {
+		out[k] = in[i - begin];
 		k += (selected ? selected[i] : 1) & (chunk.all_valid ? 1 : (chunk.validity[i >> 6] >> (i & 63)) & 1);
 	}
 	return k;
@@ -226,57 +227,84 @@ ZoneStats DenseStats(const ColumnInput &in, bool minmax, bool sum) {
 } // namespace
 
 void AggregateState::AddDecoded(const DecodedColumn &chunk, const uint8_t *selected) {
+	AddRows(chunk, selected, 0, chunk.count);
+}
+
+void AggregateState::AddDecodedRange(const DecodedColumn &chunk, uint64_t begin, uint64_t end) {
+	AddRows(chunk, nullptr, begin, std::min(end, chunk.count));
+}
+
+void AggregateState::AddRows(const DecodedColumn &chunk, const uint8_t *selected, uint64_t begin, uint64_t end) {
+	const uint64_t n = end > begin ? end - begin : 0;
 	if (chunk.all_null) {
 		// Nothing but NULL: there is no payload to read.
 		ZoneStats s;
-		s.rows = s.nulls = chunk.count;
+		s.rows = s.nulls = n;
 		AddStats(s);
 		return;
 	}
 	ColumnInput in;
 	in.type = type;
-	in.count = chunk.count;
+	in.count = n;
 	// Per-thread buffers, released when no query needs them (format/scratch.hpp).
 	ScratchLease lease;
 	thread_local ScratchSlot<StringRefs> materialised_slot; // dictionary-coded strings, row by row
 	auto &materialised = materialised_slot.value;
-	in.fixed = chunk.Fixed();
-	in.strings = type.IsString() ? chunk.Strings(materialised) : nullptr;
+	const auto width = type.ByteWidth();
+	// The rows before `begin` are never looked at: pointers start at the range.
+	const uint8_t *fixed_in = type.IsString() ? nullptr : chunk.Fixed() + begin * width;
+	const StringRef *strings_in = nullptr;
+	if (type.IsString()) {
+		if (chunk.codes.empty()) {
+			strings_in = chunk.strings.data() + begin;
+		} else {
+			materialised.resize(n);
+			for (uint64_t i = 0; i < n; i++) {
+				materialised[i] = chunk.dictionary[chunk.codes[begin + i]];
+			}
+			strings_in = materialised.data();
+		}
+	}
+	in.fixed = fixed_in;
+	in.strings = strings_in;
 	if (chunk.all_valid && !selected) {
-		AddStats(ComputeStats(in, false));
+		// Dense already: statistics straight over the values where they lie.
+		auto s = DenseStats(in, needs_minmax, needs_sum);
+		AddStats(s);
 		AddWideSum(in);
 		return;
 	}
 	// Rows left out (NULL, or not selected) are dropped, and the statistics of what is left
-	// are computed over dense values: no per-row branch on validity.
+	// are computed over dense values: no per-row branch on validity. Validity and `selected`
+	// are indexed by chunk row; the values from `begin` on.
 	thread_local ScratchSlot<ByteBuffer> fixed_slot;
 	thread_local ScratchSlot<StringRefs> strings_slot;
 	auto &fixed = fixed_slot.value;
 	auto &strings = strings_slot.value;
-	const auto width = type.ByteWidth();
 	uint64_t kept = 0;
 	if (width == 0) {
-		strings.resize(chunk.count);
-		kept = Compact<StringRef>(chunk, selected, in.strings, strings.data());
+		strings.resize(n);
+		kept = Compact<StringRef>(chunk, selected, begin, end, strings_in, strings.data());
 		in.strings = strings.data();
 	} else {
-		fixed.resize(chunk.count * width);
+		fixed.resize(n * width);
+		const uint8_t *base = fixed_in;
 		switch (width) {
-		case 1: kept = Compact(chunk, selected, chunk.Fixed(), fixed.data()); break;
+		case 1: kept = Compact(chunk, selected, begin, end, base, fixed.data()); break;
 		case 2:
-			kept = Compact(chunk, selected, reinterpret_cast<const uint16_t *>(chunk.Fixed()),
+			kept = Compact(chunk, selected, begin, end, reinterpret_cast<const uint16_t *>(base),
 			               reinterpret_cast<uint16_t *>(fixed.data()));
 			break;
 		case 4:
-			kept = Compact(chunk, selected, reinterpret_cast<const uint32_t *>(chunk.Fixed()),
+			kept = Compact(chunk, selected, begin, end, reinterpret_cast<const uint32_t *>(base),
 			               reinterpret_cast<uint32_t *>(fixed.data()));
 			break;
 		case 8:
-			kept = Compact(chunk, selected, reinterpret_cast<const uint64_t *>(chunk.Fixed()),
+			kept = Compact(chunk, selected, begin, end, reinterpret_cast<const uint64_t *>(base),
 			               reinterpret_cast<uint64_t *>(fixed.data()));
 			break;
 		default:
-			kept = Compact(chunk, selected, reinterpret_cast<const Bytes16 *>(chunk.Fixed()),
+			kept = Compact(chunk, selected, begin, end, reinterpret_cast<const Bytes16 *>(base),
 			               reinterpret_cast<Bytes16 *>(fixed.data()));
 			break;
 		}
@@ -284,8 +312,8 @@ void AggregateState::AddDecoded(const DecodedColumn &chunk, const uint8_t *selec
 	}
 	in.count = kept;
 	auto s = DenseStats(in, needs_minmax, needs_sum);
-	s.rows = chunk.count;
-	s.nulls = chunk.count - kept;
+	s.rows = n;
+	s.nulls = n - kept;
 	AddStats(s);
 	AddWideSum(in);
 }

@@ -39,6 +39,12 @@ struct AggregateState {
 	void AddWideSum(const ColumnInput &dense);
 	//! Adds the rows of a decoded chunk; with `selected`, only rows i where selected[i] != 0.
 	void AddDecoded(const DecodedColumn &chunk, const uint8_t *selected = nullptr);
+	//! Adds rows [begin, end) of a decoded chunk: a filter's one contiguous run of matches
+	//! (a sorted column's range), read in place instead of compacted through a mask.
+	void AddDecodedRange(const DecodedColumn &chunk, uint64_t begin, uint64_t end);
+
+private:
+	void AddRows(const DecodedColumn &chunk, const uint8_t *selected, uint64_t begin, uint64_t end);
 };
 
 //! Proof that no order of addition of the non-NULL values the zones describe can leave

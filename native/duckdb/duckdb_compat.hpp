@@ -46,6 +46,17 @@ void RegisterOptimizerExtensions(duckdb::DBConfig &config, std::vector<duckdb::O
 #endif
 }
 
+//! The list of optimizer extensions that queries read without a lock, where DuckDB keeps one
+//! (1.4); null where DuckDB registers them through its own locked manager (1.5).
+inline duckdb::vector<duckdb::OptimizerExtension> *UnlockedOptimizerExtensions(duckdb::DBConfig &config) {
+#if VORTEX_DUCKDB_VERSION_NUMBER >= 10500
+	(void)config;
+	return nullptr;
+#else
+	return &config.optimizer_extensions;
+#endif
+}
+
 //! Names a dictionary vector's dictionary, so that DuckDB can recognise it across chunks.
 //! 1.4 has DictionaryVector::SetDictionaryId; 1.5 dropped it, and both keep the id on the
 //! vector's DictionaryBuffer.

@@ -2,6 +2,7 @@
 
 #include "../compute/grouped_aggregation.hpp"
 #include "../compute/predicate.hpp"
+#include "../compute/selection.hpp"
 #include "../format/reader.hpp"
 #include "plan_guard.hpp"
 #include "type_mapping.hpp"
@@ -250,9 +251,7 @@ void AccumulateZone(const GroupedBindData &bind, const GroupedGlobalState &g, co
 		l.scratch.resize(rows);
 		for (auto &pf : bind.filters) {
 			vtx::compute::EvaluatePredicate(pf.predicate, bind.fields[pf.field].type, column(pf.field), l.scratch.data());
-			for (uint64_t r = 0; r < rows; r++) {
-				l.mask[r] &= l.scratch[r];
-			}
+			vtx::compute::AndSelection(l.mask.data(), l.scratch.data(), rows);
 		}
 	}
 	l.partial.AddDecoded(key_columns, value_columns, item.match == ZoneMatch::SOME ? l.mask.data() : nullptr);

@@ -1,5 +1,6 @@
 #include "pushed_aggregate.hpp"
 
+#include "../compute/selection.hpp"
 #include "../format/reader.hpp"
 #include "duckdb_semantics.hpp"
 #include "file_io.hpp"
@@ -99,28 +100,38 @@ void AccumulateStraddling(const PushedBindData &bind, const std::vector<PlannedF
 		}
 		return chunk;
 	};
-	mask.assign(rows, 1);
+	// The first filter evaluated writes the mask; the others are ANDed into it.
+	bool masked = false;
+	mask.resize(rows);
 	scratch.resize(rows);
 	for (idx_t k = 0; k < bind.filters.size(); k++) {
 		if (item.matches[k] == ZoneMatch::ALL) {
 			continue;
 		}
 		auto &pf = bind.filters[k];
-		vtx::compute::EvaluatePredicate(pf.predicate, bind.FieldType(pf.field), column(pf.field), scratch.data());
-		for (uint64_t r = 0; r < rows; r++) {
-			mask[r] &= scratch[r];
+		auto &values = column(pf.field);
+		vtx::compute::EvaluatePredicate(pf.predicate, bind.FieldType(pf.field), values, masked ? scratch.data() : mask.data());
+		if (masked) {
+			vtx::compute::AndSelection(mask.data(), scratch.data(), rows);
 		}
+		masked = true;
 	}
-	uint64_t selected = 0;
-	for (uint64_t r = 0; r < rows; r++) {
-		selected += mask[r];
+	if (!masked) {
+		mask.assign(rows, 1);
 	}
-	acc.rows += selected;
-	if (selected == 0) {
+	const auto selection = vtx::compute::Summarize(mask.data(), rows);
+	acc.rows += selection.selected;
+	if (selection.selected == 0) {
 		return;
 	}
+	// A filter on a sorted column selects one run of rows: the aggregates then read that run
+	// where it lies, with no copy through the mask.
 	for (auto &entry : acc.states) {
-		entry.second.AddDecoded(column(entry.first), selected == rows ? nullptr : mask.data());
+		if (selection.OneRun()) {
+			entry.second.AddDecodedRange(column(entry.first), selection.first, selection.end);
+		} else {
+			entry.second.AddDecoded(column(entry.first), mask.data());
+		}
 	}
 	// Bounded: buffers beyond 32 MiB are given back.
 	for (auto &entry : buffers) {

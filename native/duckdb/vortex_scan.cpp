@@ -1,6 +1,7 @@
 #include "vortex_scan.hpp"
 
 #include "../compute/aggregate_state.hpp"
+#include "../compute/selection.hpp"
 #include "../format/reader.hpp"
 #include "column_emit.hpp"
 #include "duckdb_compat.hpp"
@@ -455,9 +456,7 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 				}
 				vtx::compute::EvaluatePredicate(l.predicates[k], bind.fields[cf.field].type, *l.columns[cf.position],
 				                                l.scratch.data());
-				for (idx_t i = 0; i < l.rows; i++) {
-					l.mask[i] &= l.scratch[i];
-				}
+				vtx::compute::AndSelection(l.mask.data(), l.scratch.data(), l.rows);
 			}
 		}
 		l.active = true;

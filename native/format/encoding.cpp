@@ -6,6 +6,7 @@
 #include "scratch.hpp"
 #include "utf8.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string_view>
 #include <type_traits>
@@ -663,7 +664,7 @@ void ReadValidity(ByteReader &r, uint64_t n, DecodedColumn &out) {
 } // namespace
 
 Encoding EncodeChunk(const ColumnInput &in, ByteWriter &out) {
-	NoteHeapUse();
+	NoteHeapUse(in.count * std::max<size_t>(in.type.ByteWidth(), sizeof(StringRef)));
 	ScratchLease lease;
 	uint64_t valid_count;
 	WriteValidity(in, out, valid_count);
@@ -688,7 +689,8 @@ void DecodeChunk(const ColumnType &type, uint64_t rows, std::vector<uint8_t> &&b
 }
 
 void DecodeChunk(const ColumnType &type, uint64_t rows, ByteBuffer &&body, DecodedColumn &out, size_t start) {
-	NoteHeapUse();
+	// The body, and the values it decodes to (strings as references).
+	NoteHeapUse(body.size() + rows * std::max<size_t>(type.ByteWidth(), sizeof(StringRef)));
 	out = DecodedColumn();
 	out.buffer = std::move(body);
 	if (start > out.buffer.size()) {

@@ -45,10 +45,12 @@ std::vector<ThreadScratch *> &Registry() {
 	return *r;
 }
 std::atomic<size_t> activities {0};
-//! Set by NoteHeapUse, cleared by the look ReturnFreeHeap takes: mallinfo2 walks every arena,
-//! a cost (a tenth of a millisecond and more) that queries answered from statistics, which
-//! decode nothing, need not pay when they end.
-std::atomic<bool> heap_used {false};
+//! Bytes allocated for zones (NoteHeapUse) and scratch bytes released since ReturnFreeHeap last
+//! looked at the heap. mallinfo2 walks every arena, a cost (a tenth of a millisecond and more)
+//! that queries answered from statistics, or decoding a zone or two, need not pay when they end:
+//! the heap cannot have come to hold more free memory than was allocated since the last look.
+std::atomic<size_t> heap_noted {0};
+constexpr size_t kLookAbove = size_t(16) << 20;
 } // namespace
 
 ThreadScratch::ThreadScratch() {
@@ -90,8 +92,11 @@ ScratchLease::~ScratchLease() {
 	thread.depth--;
 	// Nothing in flight any more (the activity ended while this thread was busy): drop this
 	// thread's buffers now rather than keep them until the next query ends.
-	if (thread.depth == 0 && activities.load() == 0 && thread.ReleaseLocked() > 0) {
-		ReturnFreeHeap(true);
+	if (thread.depth == 0 && activities.load() == 0) {
+		auto released = thread.ReleaseLocked();
+		if (released > 0) {
+			ReturnFreeHeap(released);
+		}
 	}
 }
 
@@ -101,7 +106,7 @@ ScratchActivity::ScratchActivity() {
 
 ScratchActivity::~ScratchActivity() {
 	if (--activities == 0) {
-		ReturnFreeHeap(ReleaseIdleScratch() > 0);
+		ReturnFreeHeap(ReleaseIdleScratch());
 	}
 }
 
@@ -133,16 +138,15 @@ size_t ScratchActivities() {
 	return activities.load();
 }
 
-void NoteHeapUse() {
-	if (!heap_used.load(std::memory_order_relaxed)) {
-		heap_used.store(true, std::memory_order_relaxed);
-	}
+void NoteHeapUse(size_t bytes) {
+	heap_noted.fetch_add(bytes, std::memory_order_relaxed);
 }
 
-void ReturnFreeHeap(bool force) {
-	if (!heap_used.exchange(false) && !force) {
+void ReturnFreeHeap(size_t released) {
+	if (heap_noted.fetch_add(released) + released < kLookAbove) {
 		return;
 	}
+	heap_noted.store(0);
 #if defined(__GLIBC__)
 	// glibc keeps freed chunks inside its arenas, and after a large free it raises its mmap
 	// threshold, so multi-megabyte zone buffers end up in arenas it does not hand back: hundreds

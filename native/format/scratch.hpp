@@ -79,12 +79,13 @@ size_t ReleaseIdleScratch();
 size_t IdleScratchBytes();
 //! Number of ScratchActivity objects alive.
 size_t ScratchActivities();
-//! Called wherever zone-sized buffers are allocated (a chunk decoded or encoded): only then
-//! can the C heap have come to hold much free memory.
-void NoteHeapUse();
+//! Called wherever zone-sized buffers are allocated (a chunk decoded or encoded), with their
+//! size: only such allocations can leave the C heap holding much free memory.
+void NoteHeapUse(size_t bytes);
 //! Hands the C heap's free pages back to the OS when it holds much free memory (glibc only),
-//! looking at it only if NoteHeapUse was called since the last look (or `force`).
-void ReturnFreeHeap(bool force = false);
+//! looking at it only once 16 MiB were noted or `released` (scratch bytes just freed) since
+//! the last look.
+void ReturnFreeHeap(size_t released = 0);
 //! The C heap (glibc malloc): bytes in use and bytes free but held; false elsewhere.
 bool HeapInfo(size_t &in_use, size_t &free_held);
 

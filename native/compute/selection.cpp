@@ -1,0 +1,64 @@
+#include "selection.hpp"
+
+#include <cstring>
+
+namespace vtx {
+namespace compute {
+
+namespace {
+
+inline uint64_t Word(const uint8_t *p) {
+	uint64_t w;
+	std::memcpy(&w, p, sizeof(w));
+	return w;
+}
+
+} // namespace
+
+void AndSelection(uint8_t *mask, const uint8_t *other, uint64_t n) {
+	uint64_t i = 0;
+	for (; i + 8 <= n; i += 8) {
+		const uint64_t w = Word(mask + i) & Word(other + i);
+		std::memcpy(mask + i, &w, sizeof(w));
+	}
+	for (; i < n; i++) {
+		mask[i] &= other[i];
+	}
+}
+
+SelectionSummary Summarize(const uint8_t *mask, uint64_t n) {
+	SelectionSummary s;
+	uint64_t i = 0;
+	// Each byte is 0 or 1, so a word's set bits count its selected rows.
+	for (; i + 8 <= n; i += 8) {
+		s.selected += static_cast<uint64_t>(__builtin_popcountll(Word(mask + i)));
+	}
+	for (; i < n; i++) {
+		s.selected += mask[i];
+	}
+	if (s.selected == 0) {
+		return s;
+	}
+	// Bytes are little-endian in a word on the platforms DuckDB's node bindings ship for; the
+	// ends are found byte by byte past the first and last non-zero words anyway.
+	uint64_t first = 0;
+	while (first + 8 <= n && Word(mask + first) == 0) {
+		first += 8;
+	}
+	while (!mask[first]) {
+		first++;
+	}
+	uint64_t end = n;
+	while (end >= first + 8 && Word(mask + end - 8) == 0) {
+		end -= 8;
+	}
+	while (!mask[end - 1]) {
+		end--;
+	}
+	s.first = first;
+	s.end = end;
+	return s;
+}
+
+} // namespace compute
+} // namespace vtx

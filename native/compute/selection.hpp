@@ -1,0 +1,25 @@
+// Selection masks: one byte per row of a zone, 1 where the row passes the filters, 0 where it
+// does not, as EvaluatePredicate writes them. Worked on eight rows at a time.
+#pragma once
+#include <cstdint>
+
+namespace vtx {
+namespace compute {
+
+//! mask[i] &= other[i] for the first n rows.
+void AndSelection(uint8_t *mask, const uint8_t *other, uint64_t n);
+
+struct SelectionSummary {
+	uint64_t selected = 0; //! rows whose byte is 1
+	uint64_t first = 0;    //! the selected rows lie in [first, end) (both 0 when none is)
+	uint64_t end = 0;
+	//! The selected rows are one contiguous run (a range filter on a sorted column).
+	bool OneRun() const {
+		return selected > 0 && end - first == selected;
+	}
+};
+
+SelectionSummary Summarize(const uint8_t *mask, uint64_t n);
+
+} // namespace compute
+} // namespace vtx
