@@ -243,6 +243,9 @@ void AggregateState::AddRows(const DecodedColumn &chunk, const uint8_t *selected
 		AddStats(s);
 		return;
 	}
+	if (n > 0 && (begin < chunk.decoded_begin || end > chunk.decoded_end)) {
+		throw std::logic_error("aggregating rows the reader did not decode");
+	}
 	ColumnInput in;
 	in.type = type;
 	in.count = n;

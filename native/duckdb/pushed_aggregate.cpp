@@ -42,9 +42,9 @@ const vtx::ChunkMeta &PushedBindData::Chunk(const vtx::ZoneMeta &zone, idx_t fie
 }
 
 void PushedBindData::Read(vtx::InputSource &source, const vtx::FileMetadata &meta, size_t zone, idx_t field,
-                          vtx::DecodedColumn &out) const {
+                          vtx::DecodedColumn &out, const vtx::RowRange *rows) const {
 	if (field < fields.size()) {
-		vtx::ReadChunk(source, meta, zone, field, out);
+		vtx::ReadChunk(source, meta, zone, field, out, nullptr, rows);
 		return;
 	}
 	auto &leaf = leaves[field - fields.size()];
@@ -86,7 +86,8 @@ void AccumulateStraddling(const PushedBindData &bind, const std::vector<PlannedF
 		buffers.clear(); // before any is handed out below
 	}
 	std::map<idx_t, const vtx::DecodedColumn *> decoded;
-	auto column = [&](idx_t field) -> const vtx::DecodedColumn & {
+	// A column the filters did not need is read after them: with `rows`, only those rows' blocks.
+	auto column = [&](idx_t field, const vtx::RowRange *rows = nullptr) -> const vtx::DecodedColumn & {
 		auto it = decoded.find(field);
 		if (it != decoded.end()) {
 			return *it->second;
@@ -94,7 +95,7 @@ void AccumulateStraddling(const PushedBindData &bind, const std::vector<PlannedF
 		auto &chunk = buffers[field];
 		decoded[field] = &chunk;
 		try {
-			bind.Read(*file.source, meta, item.zone, field, chunk);
+			bind.Read(*file.source, meta, item.zone, field, chunk, rows);
 		} catch (vtx::FormatError &e) {
 			ThrowFileError(bind.files[item.file].path, e);
 		}
@@ -126,9 +127,10 @@ void AccumulateStraddling(const PushedBindData &bind, const std::vector<PlannedF
 	}
 	// A filter on a sorted column selects one run of rows: the aggregates then read that run
 	// where it lies, with no copy through the mask.
+	const vtx::RowRange run {selection.first, selection.end};
 	for (auto &entry : acc.states) {
 		if (selection.OneRun()) {
-			entry.second.AddDecodedRange(column(entry.first), selection.first, selection.end);
+			entry.second.AddDecodedRange(column(entry.first, &run), selection.first, selection.end);
 		} else {
 			entry.second.AddDecoded(column(entry.first), mask.data());
 		}

@@ -66,8 +66,9 @@ struct PushedBindData : public duckdb::TableFunctionData {
 	}
 	const vtx::ChunkMeta &Chunk(const vtx::ZoneMeta &zone, duckdb::idx_t field) const;
 	//! Reads a column or struct leaf of one zone.
+	//! With `rows`, a flat field may decode only the blocks of those rows (see vtx::ReadChunk).
 	void Read(vtx::InputSource &source, const vtx::FileMetadata &meta, size_t zone, duckdb::idx_t field,
-	          vtx::DecodedColumn &out) const;
+	          vtx::DecodedColumn &out, const vtx::RowRange *rows = nullptr) const;
 	std::vector<PushedAggregate> aggregates;
 	std::vector<PushedFilter> filters; //! all must hold (files already pruned by partition filters)
 	std::vector<std::string> file_filters; //! partition / file name filters, for EXPLAIN

@@ -66,8 +66,19 @@ struct StreamSelection {
 };
 
 //! A decoded chunk. Strings point into `buffer`, which the chunk owns.
+//! Rows [begin, end) of a chunk: all a reader needs decoded, when it needs no more.
+struct RowRange {
+	uint64_t begin = 0;
+	uint64_t end = 0;
+};
+
 struct DecodedColumn {
 	uint64_t count = 0;
+	//! The rows whose values were decoded: all of them, unless the reader was given a RowRange
+	//! and the encoding decodes by blocks (then values outside are unspecified; validity and
+	//! `count` still cover every row).
+	uint64_t decoded_begin = 0;
+	uint64_t decoded_end = ~uint64_t(0);
 	bool all_valid = true;
 	bool all_null = false;
 	std::vector<uint64_t> validity; //! LSB-first bitmap, 1 = valid (DuckDB's layout); empty when all valid

@@ -72,18 +72,25 @@ void WritePacked(ByteWriter &out, const std::vector<uint64_t> &values, uint8_t b
 	out.Bytes(words.data(), words.size() * 8);
 }
 
-std::vector<uint64_t, DefaultInit<uint64_t>> ReadPacked(ByteReader &r, uint64_t n, uint8_t max_bw, uint8_t &bw) {
+//! The packed words of rows [b, e) only (b a multiple of 64, so that they start a word: 64
+//! values of bw bits are exactly bw words), for a reader that needs no more.
+std::vector<uint64_t, DefaultInit<uint64_t>> ReadPackedRows(ByteReader &r, uint64_t n, uint8_t max_bw, uint8_t &bw,
+                                                           uint64_t b, uint64_t e) {
 	bw = r.U8();
 	if (bw > max_bw) {
 		throw FormatError("bit width " + std::to_string(bw) + " is out of range");
 	}
-	auto nwords = PackedWords(n, bw);
-	auto src = r.Take(nwords * 8);
-	std::vector<uint64_t, DefaultInit<uint64_t>> words(nwords);
-	if (nwords) {
-		std::memcpy(words.data(), src, nwords * 8);
+	auto src = r.Take(PackedWords(n, bw) * 8);
+	const uint64_t first = b / 64 * bw, last = PackedWords(e, bw);
+	std::vector<uint64_t, DefaultInit<uint64_t>> words(last > first ? last - first : 0);
+	if (!words.empty()) {
+		std::memcpy(words.data(), src + first * 8, words.size() * 8);
 	}
 	return words;
+}
+
+std::vector<uint64_t, DefaultInit<uint64_t>> ReadPacked(ByteReader &r, uint64_t n, uint8_t max_bw, uint8_t &bw) {
+	return ReadPackedRows(r, n, max_bw, bw, 0, n);
 }
 
 template <class U>
@@ -236,7 +243,8 @@ bool EncodeAlp(const std::vector<U> &vals, int e, uint64_t limit, ByteWriter &ou
 }
 
 template <class T, class U>
-void DecodeAlp(uint64_t n, ByteReader &r, U *dst) {
+//! Decodes rows [first, last) (first a multiple of 64); exceptions are patched wherever they are.
+void DecodeAlp(uint64_t n, ByteReader &r, U *dst, uint64_t first, uint64_t last) {
 	using TR = AlpTraits<T>;
 	using S = typename TR::S;
 	auto e = r.U8();
@@ -245,9 +253,10 @@ void DecodeAlp(uint64_t n, ByteReader &r, U *dst) {
 	}
 	const U ref = static_cast<U>(r.U64());
 	uint8_t bw;
-	auto words = ReadPacked(r, n, sizeof(U) * 8, bw);
+	auto words = ReadPackedRows(r, n, sizeof(U) * 8, bw, first, last);
 	// Two passes: integers unpacked in place, then converted (a loop the compiler vectorises).
-	UnpackTo<sizeof(U) * 8>(words.data(), n, bw, dst, [ref](uint64_t v) { return static_cast<U>(ref + static_cast<U>(v)); });
+	UnpackTo<sizeof(U) * 8>(words.data(), last - first, bw, dst + first,
+	                        [ref](uint64_t v) { return static_cast<U>(ref + static_cast<U>(v)); });
 	const T p10 = static_cast<T>(Pow10(e));
 	// In place, 32 bytes at a time with GCC vector types (SSE2 converts and divides four
 	// floats or two doubles per instruction; the compiler's own cost model leaves it scalar).
@@ -255,14 +264,14 @@ void DecodeAlp(uint64_t n, ByteReader &r, U *dst) {
 	using VS = typename AlpTraits<T>::VS;
 	using VT = typename AlpTraits<T>::VT;
 	const VT vp10 = VT {} + p10;
-	uint64_t i = 0;
-	for (; i + kLanes <= n; i += kLanes) {
+	uint64_t i = first;
+	for (; i + kLanes <= last; i += kLanes) {
 		VS s;
 		std::memcpy(&s, &dst[i], sizeof(VS));
 		VT v = __builtin_convertvector(s, VT) / vp10;
 		std::memcpy(&dst[i], &v, sizeof(VT));
 	}
-	for (; i < n; i++) {
+	for (; i < last; i++) {
 		S s;
 		std::memcpy(&s, &dst[i], sizeof(S));
 		T v = static_cast<T>(s) / p10;
@@ -428,7 +437,8 @@ Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out) {
 }
 
 template <class U>
-void DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc, DecodedColumn &out) {
+void DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc, DecodedColumn &out,
+                 const RowRange *range) {
 	if (enc == Encoding::PLAIN) {
 		auto src = n ? r.Take(n * sizeof(U)) : nullptr;
 		// Aligned values are used where they lie, in the chunk's own buffer (no copy at all).
@@ -442,6 +452,14 @@ void DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc
 	}
 	out.fixed.resize(n * sizeof(U));
 	U *dst = reinterpret_cast<U *>(out.fixed.data());
+	// Block-decoding encodings decode the 64-row blocks a range touches, and no others.
+	uint64_t b = 0, e = n;
+	if (range && (enc == Encoding::FOR_BITPACK || enc == Encoding::ALP)) {
+		e = std::min(range->end, n);
+		b = std::min(range->begin, e) / 64 * 64;
+		out.decoded_begin = b;
+		out.decoded_end = e;
+	}
 	switch (enc) {
 	case Encoding::CONSTANT: {
 		auto v = LoadValue<U>(r.Take(sizeof(U)));
@@ -458,8 +476,9 @@ void DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc
 		const uint64_t sign = kind == PhysicalKind::SIGNED ? uint64_t(1) << ((sizeof(U) * 8 - 1) & 63) : 0;
 		auto ref = r.U64();
 		uint8_t bw;
-		auto words = ReadPacked(r, n, sizeof(U) * 8, bw);
-		UnpackTo<sizeof(U) * 8>(words.data(), n, bw, dst, [ref, sign](uint64_t d) { return static_cast<U>((ref + d) ^ sign); });
+		auto words = ReadPackedRows(r, n, sizeof(U) * 8, bw, b, e);
+		UnpackTo<sizeof(U) * 8>(words.data(), e - b, bw, dst + b,
+		                        [ref, sign](uint64_t d) { return static_cast<U>((ref + d) ^ sign); });
 		break;
 	}
 	case Encoding::RLE: {
@@ -504,7 +523,7 @@ void DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc
 	case Encoding::ALP:
 		if constexpr (sizeof(U) == 4 || sizeof(U) == 8) {
 			if (type.Kind() == PhysicalKind::FLOAT) {
-				DecodeAlp<std::conditional_t<sizeof(U) == 8, double, float>>(n, r, dst);
+				DecodeAlp<std::conditional_t<sizeof(U) == 8, double, float>>(n, r, dst, b, e);
 				break;
 			}
 		}
@@ -688,7 +707,8 @@ void DecodeChunk(const ColumnType &type, uint64_t rows, std::vector<uint8_t> &&b
 	DecodeChunk(type, rows, ByteBuffer(body.begin(), body.end()), out);
 }
 
-void DecodeChunk(const ColumnType &type, uint64_t rows, ByteBuffer &&body, DecodedColumn &out, size_t start) {
+void DecodeChunk(const ColumnType &type, uint64_t rows, ByteBuffer &&body, DecodedColumn &out, size_t start,
+                 const RowRange *range) {
 	// The body, and the values it decodes to (strings as references).
 	NoteHeapUse(body.size() + rows * std::max<size_t>(type.ByteWidth(), sizeof(StringRef)));
 	out = DecodedColumn();
@@ -710,11 +730,11 @@ void DecodeChunk(const ColumnType &type, uint64_t rows, ByteBuffer &&body, Decod
 			DecodeStrings(rows, r, enc, type.id == TypeId::VARCHAR, out);
 		} else {
 			switch (type.ByteWidth()) {
-			case 1: DecodeFixed<uint8_t>(type, rows, r, enc, out); break;
-			case 2: DecodeFixed<uint16_t>(type, rows, r, enc, out); break;
-			case 4: DecodeFixed<uint32_t>(type, rows, r, enc, out); break;
-			case 8: DecodeFixed<uint64_t>(type, rows, r, enc, out); break;
-			case 16: DecodeFixed<uint128>(type, rows, r, enc, out); break;
+			case 1: DecodeFixed<uint8_t>(type, rows, r, enc, out, range); break;
+			case 2: DecodeFixed<uint16_t>(type, rows, r, enc, out, range); break;
+			case 4: DecodeFixed<uint32_t>(type, rows, r, enc, out, range); break;
+			case 8: DecodeFixed<uint64_t>(type, rows, r, enc, out, range); break;
+			case 16: DecodeFixed<uint128>(type, rows, r, enc, out, range); break;
 			default: throw FormatError("cannot decode type " + type.ToString());
 			}
 		}
@@ -722,8 +742,14 @@ void DecodeChunk(const ColumnType &type, uint64_t rows, ByteBuffer &&body, Decod
 	if (!r.AtEnd()) {
 		throw FormatError("segment has " + std::to_string(r.Remaining()) + " unexpected trailing bytes");
 	}
-	// Every row, NULL rows included (writers store a valid value there): DuckDB may look.
-	CheckDomain(type, out.Fixed(), type.IsString() ? 0 : rows);
+	// Every decoded row, NULL rows included (writers store a valid value there): DuckDB may look.
+	if (type.IsString()) {
+		CheckDomain(type, out.Fixed(), 0);
+	} else if (out.decoded_end < rows) {
+		CheckDomain(type, out.Fixed() + out.decoded_begin * type.ByteWidth(), out.decoded_end - out.decoded_begin);
+	} else {
+		CheckDomain(type, out.Fixed(), rows);
+	}
 }
 
 Encoding PeekEncoding(const ColumnType &type, uint64_t rows, const ByteBuffer &body) {

@@ -17,7 +17,9 @@ Encoding EncodeChunk(const ColumnInput &in, ByteWriter &out);
 //! Decodes a segment body written by EncodeChunk. Throws FormatError on anything malformed.
 //! The body is moved into `out.buffer` and read from offset `start`; strings and plain
 //! fixed-width values may point into it.
-void DecodeChunk(const ColumnType &type, uint64_t rows, ByteBuffer &&body, DecodedColumn &out, size_t start = 0);
+//! With `range`, frame-of-reference and ALP chunks decode only the 64-row blocks it touches.
+void DecodeChunk(const ColumnType &type, uint64_t rows, ByteBuffer &&body, DecodedColumn &out, size_t start = 0,
+                 const RowRange *range = nullptr);
 void DecodeChunk(const ColumnType &type, uint64_t rows, std::vector<uint8_t> &&body, DecodedColumn &out);
 
 //! The value encoding recorded in a segment body (for inspection), without decoding.

@@ -102,10 +102,13 @@ void SkippedStream(uint64_t rows, DecodedColumn &out) {
 }
 
 void ReadStream(InputSource &source, const ChunkMeta &chunk, const ColumnType &type, const std::string &name,
-                DecodedColumn &out, const StreamSelection *selection = nullptr) {
+                DecodedColumn &out, const StreamSelection *selection = nullptr, const RowRange *rows = nullptr) {
 	ByteBuffer body;
 	ReadSegmentInto(source, chunk, body, kBodySlack);
-	DecodeChunk(type.Storage(), chunk.stats.rows, std::move(body), out, kBodySlack);
+	// Only flat columns decode part of their rows: ENUM codes are checked, and nested streams
+	// read, over every row.
+	const bool flat = type.Children().empty() && type.id != TypeId::ENUM;
+	DecodeChunk(type.Storage(), chunk.stats.rows, std::move(body), out, kBodySlack, flat ? rows : nullptr);
 	auto &children = type.Children();
 	out.children.clear();
 	out.list_offsets.clear();
@@ -157,11 +160,11 @@ void ReadStream(InputSource &source, const ChunkMeta &chunk, const ColumnType &t
 } // namespace
 
 void ReadChunk(InputSource &source, const FileMetadata &meta, size_t zone, size_t column, DecodedColumn &out,
-               const StreamSelection *selection) {
+               const StreamSelection *selection, const RowRange *rows) {
 	auto &z = meta.zones.at(zone);
 	auto &chunk = z.chunks.at(column);
 	try {
-		ReadStream(source, chunk, meta.fields[column].type, meta.fields[column].name, out, selection);
+		ReadStream(source, chunk, meta.fields[column].type, meta.fields[column].name, out, selection, rows);
 	} catch (std::bad_alloc &) {
 		// A zone is decoded whole (rows x width bytes, up to 2^30 rows): say which one did not fit.
 		throw FormatError("zone " + std::to_string(zone) + " of " + std::to_string(z.rows) + " rows of column \"" +

@@ -17,8 +17,10 @@ FileMetadata ReadMetadata(InputSource &source);
 
 //! Reads, verifies, decompresses and decodes one column chunk (of a nested column, the streams
 //! `selection` names, or all of them).
+//! With `rows`, a flat column's frame-of-reference and ALP values are decoded only for the
+//! 64-row blocks the range touches (DecodedColumn::decoded_begin/end say which).
 void ReadChunk(InputSource &source, const FileMetadata &meta, size_t zone, size_t column, DecodedColumn &out,
-               const StreamSelection *selection = nullptr);
+               const StreamSelection *selection = nullptr, const RowRange *rows = nullptr);
 
 //! Reads one stream of a nested column chunk: the child reached by `route` (child indexes) from
 //! the column's own stream, and the streams below it.

@@ -50,7 +50,7 @@ std::atomic<size_t> activities {0};
 //! that queries answered from statistics, or decoding a zone or two, need not pay when they end:
 //! the heap cannot have come to hold more free memory than was allocated since the last look.
 std::atomic<size_t> heap_noted {0};
-constexpr size_t kLookAbove = size_t(16) << 20;
+constexpr size_t kLookAbove = size_t(64) << 20;
 } // namespace
 
 ThreadScratch::ThreadScratch() {

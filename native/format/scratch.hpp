@@ -83,7 +83,7 @@ size_t ScratchActivities();
 //! size: only such allocations can leave the C heap holding much free memory.
 void NoteHeapUse(size_t bytes);
 //! Hands the C heap's free pages back to the OS when it holds much free memory (glibc only),
-//! looking at it only once 16 MiB were noted or `released` (scratch bytes just freed) since
+//! looking at it only once 64 MiB were noted or `released` (scratch bytes just freed) since
 //! the last look.
 void ReturnFreeHeap(size_t released = 0);
 //! The C heap (glibc malloc): bytes in use and bytes free but held; false elsewhere.
