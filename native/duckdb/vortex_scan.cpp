@@ -117,7 +117,10 @@ struct ScanLocalState : public LocalTableFunctionState {
 	std::vector<uint8_t> scratch; //! per row of the zone
 	std::vector<vtx::compute::Predicate> predicates; //! per column filter, for the current zone
 	std::vector<vtx::compute::ZoneMatch> matches;    //! per column filter, for the current zone
-	SelectionVector sel {STANDARD_VECTOR_SIZE};
+	//! The rows of the current vector that pass, built per vector in this array: DuckDB's
+	//! FilterSelection may repoint a SelectionVector at a smaller buffer of its own, so none is
+	//! kept from one vector to the next.
+	std::vector<sel_t> sel_data = std::vector<sel_t>(STANDARD_VECTOR_SIZE);
 	std::vector<unique_ptr<TableFilterState>> residual_states;
 };
 
@@ -481,11 +484,12 @@ void ScanFunction(ClientContext &context, TableFunctionInput &data, DataChunk &o
 		}
 		const idx_t count = std::min<idx_t>(STANDARD_VECTOR_SIZE, l.rows - l.offset);
 		idx_t selected = count;
+		SelectionVector sel(l.sel_data.data());
 		if (l.filtered) {
 			selected = 0;
 			const uint8_t *m = l.mask.data() + l.offset;
 			for (idx_t i = 0; i < count; i++) {
-				l.sel.set_index(selected, i);
+				sel.set_index(selected, i);
 				selected += m[i];
 			}
 			if (selected == 0) {
@@ -523,25 +527,28 @@ void ScanFunction(ClientContext &context, TableFunctionInput &data, DataChunk &o
 		if (!g.residual.empty()) {
 			if (!l.filtered) {
 				for (idx_t i = 0; i < count; i++) {
-					l.sel.set_index(i, i);
+					sel.set_index(i, i);
 				}
 			}
 			for (idx_t r = 0; r < g.residual.size() && selected > 0; r++) {
 				auto &vec = target.data[g.residual[r].position];
 				UnifiedVectorFormat vdata;
 				vec.ToUnifiedFormat(count, vdata);
-				ColumnSegment::FilterSelection(l.sel, vec, vdata, *g.residual[r].filter, *l.residual_states[r], count,
+				ColumnSegment::FilterSelection(sel, vec, vdata, *g.residual[r].filter, *l.residual_states[r], count,
 				                               selected);
 			}
 			if (selected == 0) {
-				// Also needed where another zone follows: without it, a filter on a virtual
-				// column (file_row_number) let rows through, 1 run in 6 (test/filters.test.ts).
-				target.SetCardinality(0);
+				target.SetCardinality(0); // nothing of this vector is returned
 				continue;
 			}
 		}
 		if (selected < count) {
-			target.Slice(l.sel, selected);
+			// The returned chunk owns its selection: `sel_data` is rewritten by the next call.
+			SelectionVector kept(selected);
+			for (idx_t i = 0; i < selected; i++) {
+				kept.set_index(i, sel.get_index(i));
+			}
+			target.Slice(kept, selected);
 		}
 		if (&target != &output) {
 			output.ReferenceColumns(target, g.projection_ids);
