@@ -234,6 +234,28 @@ void CompareRows<StringRef>(CompareOp op, const StringRef *data, uint64_t n, con
 	}
 }
 
+//! A comparison or IN list over n values: out[i] = 1 where value i matches (NULLs not looked at).
+template <class T>
+void EvaluateValues(const Predicate &p, const T *data, uint64_t n, uint8_t *out) {
+	if (p.kind == Predicate::Kind::COMPARE) {
+		CompareRows<T>(p.op, data, n, Load<T>(p.value), out);
+		return;
+	}
+	std::vector<T> set;
+	for (auto &v : p.values) {
+		set.push_back(Load<T>(v));
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		T v;
+		std::memcpy(&v, data + i, sizeof(T));
+		bool hit = false;
+		for (auto &c : set) {
+			hit = hit || Eq(v, c);
+		}
+		out[i] = hit;
+	}
+}
+
 template <class T>
 void Evaluate(const Predicate &p, const ColumnType &type, const DecodedColumn &chunk, uint8_t *out) {
 	const uint64_t n = chunk.count;
@@ -259,25 +281,22 @@ void Evaluate(const Predicate &p, const ColumnType &type, const DecodedColumn &c
 			std::memset(out, 0, n);
 			return;
 		}
-		// Dictionary-coded strings are materialised here (evaluating once per entry is future work).
-		StringRefs scratch;
-		const T *data = type.IsString() ? reinterpret_cast<const T *>(chunk.Strings(scratch)) : Values<T>(chunk);
-		if (p.kind == Predicate::Kind::COMPARE) {
-			CompareRows<T>(p.op, data, n, Load<T>(p.value), out);
-		} else {
-			std::vector<T> set;
-			for (auto &v : p.values) {
-				set.push_back(Load<T>(v));
-			}
+		if (type.IsString() && !chunk.codes.empty() && !chunk.dictionary.empty()) {
+			// Dictionary-coded: the predicate is evaluated once per entry, then looked up per row
+			// by code (codes are < the dictionary's size, NULL rows included).
+			DecodedColumn entries;
+			entries.count = chunk.dictionary.size();
+			entries.strings = chunk.dictionary;
+			std::vector<uint8_t> table(entries.count);
+			Evaluate<T>(p, type, entries, table.data());
+			const uint32_t *codes = chunk.codes.data();
 			for (uint64_t i = 0; i < n; i++) {
-				T v;
-				std::memcpy(&v, data + i, sizeof(T));
-				bool hit = false;
-				for (auto &c : set) {
-					hit = hit || Eq(v, c);
-				}
-				out[i] = hit;
+				out[i] = table[codes[i]];
 			}
+		} else {
+			StringRefs scratch;
+			const T *data = type.IsString() ? reinterpret_cast<const T *>(chunk.Strings(scratch)) : Values<T>(chunk);
+			EvaluateValues<T>(p, data, n, out);
 		}
 		if (!chunk.all_valid) {
 			for (uint64_t i = 0; i < n; i++) {
