@@ -32,6 +32,7 @@ const CASES = [
   { name: 'sorted 50%', where: `ts >= ${Math.floor(n * 0.5)}` },
   { name: 'sorted 99%', where: `ts >= ${Math.floor(n * 0.01)}` },
   { name: 'unsorted 50%', where: 'u < 500000' },
+  { name: 'string = (dict)', where: "region = 'eu'" },
   { name: 'Top-N', topn: true },
 ];
 
