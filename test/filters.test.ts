@@ -192,7 +192,8 @@ describe('string filters on dictionary-coded zones', () => {
     const encodings = await rows(conn, `SELECT DISTINCT encoding FROM vortex_metadata(${sqlString(`${dir}/ds.vtx`)}) WHERE column_name = 'region'`);
     expect(encodings.map((r) => String(r[0]))).toEqual(['dictionary']);
     const wheres = ["region = 'eu'", "region <> 'eu'", "region < 'eu'", "region >= 'eu'", "region > 'eu-west-1'", "region = ''",
-      "region = 'nowhere'", "region <= 'ap' AND i > 2500", "region = 'éé' AND v < 50", 'region IS NULL AND i < 3000'];
+      "region = 'nowhere'", "region <= 'ap' AND i > 2500", "region = 'éé' AND v < 50", 'region IS NULL AND i < 3000',
+      "region BETWEEN 'ap' AND 'eu'", "region > 'a' AND region < 'eu-west-1'"];
     for (const w of wheres) {
       for (const q of [`SELECT count(*), sum(v), min(region), max(region) FROM %s WHERE ${w}`, `SELECT i, region FROM %s WHERE ${w}`]) {
         const got = (await rows(conn, q.replace('%s', scan))).map((r) => r.map(show).join('|')).sort();

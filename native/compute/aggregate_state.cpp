@@ -256,18 +256,7 @@ void AggregateState::AddRows(const DecodedColumn &chunk, const uint8_t *selected
 	const auto width = type.ByteWidth();
 	// The rows before `begin` are never looked at: pointers start at the range.
 	const uint8_t *fixed_in = type.IsString() ? nullptr : chunk.Fixed() + begin * width;
-	const StringRef *strings_in = nullptr;
-	if (type.IsString()) {
-		if (chunk.codes.empty()) {
-			strings_in = chunk.strings.data() + begin;
-		} else {
-			materialised.resize(n);
-			for (uint64_t i = 0; i < n; i++) {
-				materialised[i] = chunk.dictionary[chunk.codes[begin + i]];
-			}
-			strings_in = materialised.data();
-		}
-	}
+	const StringRef *strings_in = type.IsString() ? chunk.Strings(materialised, begin, end) : nullptr;
 	in.fixed = fixed_in;
 	in.strings = strings_in;
 	if (chunk.all_valid && !selected) {
@@ -291,23 +280,22 @@ void AggregateState::AddRows(const DecodedColumn &chunk, const uint8_t *selected
 		in.strings = strings.data();
 	} else {
 		fixed.resize(n * width);
-		const uint8_t *base = fixed_in;
 		switch (width) {
-		case 1: kept = Compact(chunk, selected, begin, end, base, fixed.data()); break;
+		case 1: kept = Compact(chunk, selected, begin, end, fixed_in, fixed.data()); break;
 		case 2:
-			kept = Compact(chunk, selected, begin, end, reinterpret_cast<const uint16_t *>(base),
+			kept = Compact(chunk, selected, begin, end, reinterpret_cast<const uint16_t *>(fixed_in),
 			               reinterpret_cast<uint16_t *>(fixed.data()));
 			break;
 		case 4:
-			kept = Compact(chunk, selected, begin, end, reinterpret_cast<const uint32_t *>(base),
+			kept = Compact(chunk, selected, begin, end, reinterpret_cast<const uint32_t *>(fixed_in),
 			               reinterpret_cast<uint32_t *>(fixed.data()));
 			break;
 		case 8:
-			kept = Compact(chunk, selected, begin, end, reinterpret_cast<const uint64_t *>(base),
+			kept = Compact(chunk, selected, begin, end, reinterpret_cast<const uint64_t *>(fixed_in),
 			               reinterpret_cast<uint64_t *>(fixed.data()));
 			break;
 		default:
-			kept = Compact(chunk, selected, begin, end, reinterpret_cast<const Bytes16 *>(base),
+			kept = Compact(chunk, selected, begin, end, reinterpret_cast<const Bytes16 *>(fixed_in),
 			               reinterpret_cast<Bytes16 *>(fixed.data()));
 			break;
 		}

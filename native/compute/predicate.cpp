@@ -1,5 +1,7 @@
 #include "predicate.hpp"
 
+#include "selection.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -234,28 +236,6 @@ void CompareRows<StringRef>(CompareOp op, const StringRef *data, uint64_t n, con
 	}
 }
 
-//! A comparison or IN list over n values: out[i] = 1 where value i matches (NULLs not looked at).
-template <class T>
-void EvaluateValues(const Predicate &p, const T *data, uint64_t n, uint8_t *out) {
-	if (p.kind == Predicate::Kind::COMPARE) {
-		CompareRows<T>(p.op, data, n, Load<T>(p.value), out);
-		return;
-	}
-	std::vector<T> set;
-	for (auto &v : p.values) {
-		set.push_back(Load<T>(v));
-	}
-	for (uint64_t i = 0; i < n; i++) {
-		T v;
-		std::memcpy(&v, data + i, sizeof(T));
-		bool hit = false;
-		for (auto &c : set) {
-			hit = hit || Eq(v, c);
-		}
-		out[i] = hit;
-	}
-}
-
 template <class T>
 void Evaluate(const Predicate &p, const ColumnType &type, const DecodedColumn &chunk, uint8_t *out) {
 	const uint64_t n = chunk.count;
@@ -281,22 +261,24 @@ void Evaluate(const Predicate &p, const ColumnType &type, const DecodedColumn &c
 			std::memset(out, 0, n);
 			return;
 		}
-		if (type.IsString() && !chunk.codes.empty() && !chunk.dictionary.empty()) {
-			// Dictionary-coded: the predicate is evaluated once per entry, then looked up per row
-			// by code (codes are < the dictionary's size, NULL rows included).
-			DecodedColumn entries;
-			entries.count = chunk.dictionary.size();
-			entries.strings = chunk.dictionary;
-			std::vector<uint8_t> table(entries.count);
-			Evaluate<T>(p, type, entries, table.data());
-			const uint32_t *codes = chunk.codes.data();
-			for (uint64_t i = 0; i < n; i++) {
-				out[i] = table[codes[i]];
-			}
+		StringRefs scratch;
+		const T *data = type.IsString() ? reinterpret_cast<const T *>(chunk.Strings(scratch)) : Values<T>(chunk);
+		if (p.kind == Predicate::Kind::COMPARE) {
+			CompareRows<T>(p.op, data, n, Load<T>(p.value), out);
 		} else {
-			StringRefs scratch;
-			const T *data = type.IsString() ? reinterpret_cast<const T *>(chunk.Strings(scratch)) : Values<T>(chunk);
-			EvaluateValues<T>(p, data, n, out);
+			std::vector<T> set;
+			for (auto &v : p.values) {
+				set.push_back(Load<T>(v));
+			}
+			for (uint64_t i = 0; i < n; i++) {
+				T v;
+				std::memcpy(&v, data + i, sizeof(T));
+				bool hit = false;
+				for (auto &c : set) {
+					hit = hit || Eq(v, c);
+				}
+				out[i] = hit;
+			}
 		}
 		if (!chunk.all_valid) {
 			for (uint64_t i = 0; i < n; i++) {
@@ -400,7 +382,37 @@ ZoneMatch ClassifyZone(const Predicate &p, const ColumnType &type, const ZoneSta
 }
 
 void EvaluatePredicate(const Predicate &p, const ColumnType &type, const DecodedColumn &chunk, uint8_t *out) {
+	if (type.IsString() && !chunk.codes.empty() && !chunk.dictionary.empty()) {
+		// A row's result depends on its value alone, or on its being NULL: the whole predicate
+		// (conjunctions included) is evaluated once per dictionary entry and once for NULL, and
+		// each row looks its code up, instead of comparing a string per row.
+		const uint64_t d = chunk.dictionary.size();
+		DecodedColumn entries;
+		entries.count = d;
+		entries.strings = chunk.dictionary;
+		DecodedColumn null_row;
+		null_row.count = 1;
+		null_row.all_valid = false;
+		null_row.all_null = true;
+		null_row.validity.assign(1, 0);
+		std::vector<uint8_t> table(d + 1);
+		Dispatch<EvaluateOp>(type, p, type, entries, table.data());
+		Dispatch<EvaluateOp>(type, p, type, null_row, table.data() + d);
+		const uint32_t *codes = chunk.codes.data();
+		for (uint64_t i = 0; i < chunk.count; i++) {
+			out[i] = table[chunk.IsValid(i) ? codes[i] : d];
+		}
+		return;
+	}
 	Dispatch<EvaluateOp>(type, p, type, chunk, out);
+}
+
+void AndPredicate(const Predicate &p, const ColumnType &type, const DecodedColumn &chunk, bool first, uint8_t *mask,
+                  uint8_t *scratch) {
+	EvaluatePredicate(p, type, chunk, first ? mask : scratch);
+	if (!first) {
+		AndSelection(mask, scratch, chunk.count);
+	}
 }
 
 std::string Predicate::ToString() const {

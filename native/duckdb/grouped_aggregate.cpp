@@ -2,7 +2,6 @@
 
 #include "../compute/grouped_aggregation.hpp"
 #include "../compute/predicate.hpp"
-#include "../compute/selection.hpp"
 #include "../format/reader.hpp"
 #include "plan_guard.hpp"
 #include "type_mapping.hpp"
@@ -247,11 +246,12 @@ void AccumulateZone(const GroupedBindData &bind, const GroupedGlobalState &g, co
 	}
 	// Rows of a straddling zone that pass every filter.
 	if (item.match == ZoneMatch::SOME) {
-		l.mask.assign(rows, 1);
+		l.mask.resize(rows);
 		l.scratch.resize(rows);
-		for (auto &pf : bind.filters) {
-			vtx::compute::EvaluatePredicate(pf.predicate, bind.fields[pf.field].type, column(pf.field), l.scratch.data());
-			vtx::compute::AndSelection(l.mask.data(), l.scratch.data(), rows);
+		for (idx_t k = 0; k < bind.filters.size(); k++) {
+			auto &pf = bind.filters[k];
+			vtx::compute::AndPredicate(pf.predicate, bind.fields[pf.field].type, column(pf.field), k == 0, l.mask.data(),
+			                           l.scratch.data());
 		}
 	}
 	l.partial.AddDecoded(key_columns, value_columns, item.match == ZoneMatch::SOME ? l.mask.data() : nullptr);

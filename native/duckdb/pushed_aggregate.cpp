@@ -101,24 +101,17 @@ void AccumulateStraddling(const PushedBindData &bind, const std::vector<PlannedF
 		}
 		return chunk;
 	};
-	// The first filter evaluated writes the mask; the others are ANDed into it.
-	bool masked = false;
+	// A straddling zone has at least one filter that does not hold on every row.
+	bool first = true;
 	mask.resize(rows);
 	scratch.resize(rows);
 	for (idx_t k = 0; k < bind.filters.size(); k++) {
-		if (item.matches[k] == ZoneMatch::ALL) {
-			continue;
+		if (item.matches[k] != ZoneMatch::ALL) {
+			auto &pf = bind.filters[k];
+			vtx::compute::AndPredicate(pf.predicate, bind.FieldType(pf.field), column(pf.field), first, mask.data(),
+			                           scratch.data());
+			first = false;
 		}
-		auto &pf = bind.filters[k];
-		auto &values = column(pf.field);
-		vtx::compute::EvaluatePredicate(pf.predicate, bind.FieldType(pf.field), values, masked ? scratch.data() : mask.data());
-		if (masked) {
-			vtx::compute::AndSelection(mask.data(), scratch.data(), rows);
-		}
-		masked = true;
-	}
-	if (!masked) {
-		mask.assign(rows, 1);
 	}
 	const auto selection = vtx::compute::Summarize(mask.data(), rows);
 	acc.rows += selection.selected;

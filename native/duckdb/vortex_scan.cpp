@@ -1,7 +1,6 @@
 #include "vortex_scan.hpp"
 
 #include "../compute/aggregate_state.hpp"
-#include "../compute/selection.hpp"
 #include "../format/reader.hpp"
 #include "column_emit.hpp"
 #include "duckdb_compat.hpp"
@@ -450,16 +449,17 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 		}
 		l.filtered = straddles;
 		if (straddles) {
-			l.mask.assign(l.rows, 1);
+			// A straddling zone has at least one filter that does not hold on every row.
+			l.mask.resize(l.rows);
 			l.scratch.resize(l.rows);
+			bool first = true;
 			for (idx_t k = 0; k < g.column_filters.size(); k++) {
 				auto &cf = g.column_filters[k];
-				if (l.matches[k] == vtx::compute::ZoneMatch::ALL) {
-					continue;
+				if (l.matches[k] != vtx::compute::ZoneMatch::ALL) {
+					vtx::compute::AndPredicate(l.predicates[k], bind.fields[cf.field].type, *l.columns[cf.position], first,
+					                           l.mask.data(), l.scratch.data());
+					first = false;
 				}
-				vtx::compute::EvaluatePredicate(l.predicates[k], bind.fields[cf.field].type, *l.columns[cf.position],
-				                                l.scratch.data());
-				vtx::compute::AndSelection(l.mask.data(), l.scratch.data(), l.rows);
 			}
 		}
 		l.active = true;

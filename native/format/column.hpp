@@ -65,13 +65,13 @@ struct StreamSelection {
 	std::vector<StreamSelection> children;
 };
 
-//! A decoded chunk. Strings point into `buffer`, which the chunk owns.
 //! Rows [begin, end) of a chunk: all a reader needs decoded, when it needs no more.
 struct RowRange {
 	uint64_t begin = 0;
 	uint64_t end = 0;
 };
 
+//! A decoded chunk. Strings point into `buffer`, which the chunk owns.
 struct DecodedColumn {
 	uint64_t count = 0;
 	//! The rows whose values were decoded: all of them, unless the reader was given a RowRange
@@ -115,12 +115,16 @@ struct DecodedColumn {
 	//! All `count` strings as one array: `strings` itself, or for a dictionary chunk the rows
 	//! materialised into `scratch`.
 	const StringRef *Strings(StringRefs &scratch) const {
+		return Strings(scratch, 0, count);
+	}
+	//! Rows [begin, end) only: the result's first entry is row `begin`.
+	const StringRef *Strings(StringRefs &scratch, uint64_t begin, uint64_t end) const {
 		if (codes.empty()) {
-			return strings.data();
+			return strings.data() + begin;
 		}
-		scratch.resize(count);
-		for (uint64_t i = 0; i < count; i++) {
-			scratch[i] = dictionary[codes[i]];
+		scratch.resize(end - begin);
+		for (uint64_t i = begin; i < end; i++) {
+			scratch[i - begin] = dictionary[codes[i]];
 		}
 		return scratch.data();
 	}
