@@ -114,6 +114,7 @@ struct ZoneWork {
 	idx_t file;
 	idx_t zone;
 	ZoneMatch match;
+	std::vector<ZoneMatch> matches; //! per filter: those that hold on every row are not evaluated
 };
 
 struct GroupedGlobalState : public GlobalTableFunctionState {
@@ -164,6 +165,7 @@ void PlanFile(const GroupedBindData &bind, idx_t f, const vtx::FileMetadata &met
 	std::vector<bool> key_null(bind.keys.size());
 	std::vector<std::string> key(bind.keys.size());
 	std::vector<const vtx::ZoneStats *> stats;
+	std::vector<ZoneMatch> matches(bind.filters.size());
 	// Hive keys: one value per file, its text made once.
 	for (idx_t k = 0; k < bind.keys.size(); k++) {
 		if (bind.IsHive(bind.keys[k])) {
@@ -189,8 +191,8 @@ void PlanFile(const GroupedBindData &bind, idx_t f, const vtx::FileMetadata &met
 		auto match = ZoneMatch::ALL;
 		for (idx_t k = 0; k < bind.filters.size() && match != ZoneMatch::NONE; k++) {
 			auto &pf = bind.filters[k];
-			match = vtx::compute::And(
-			    match, vtx::compute::ClassifyZone(pf.predicate, bind.fields[pf.field].type, zone.chunks[pf.field].stats));
+			matches[k] = vtx::compute::ClassifyZone(pf.predicate, bind.fields[pf.field].type, zone.chunks[pf.field].stats);
+			match = vtx::compute::And(match, matches[k]);
 		}
 		if (match == ZoneMatch::NONE) {
 			continue;
@@ -205,7 +207,7 @@ void PlanFile(const GroupedBindData &bind, idx_t f, const vtx::FileMetadata &met
 		if (constant) {
 			groups.AddZone(key_null, key, zone.rows, stats);
 		} else {
-			work.push_back(ZoneWork {f, z, match});
+			work.push_back(ZoneWork {f, z, match, matches});
 		}
 	}
 }
@@ -248,10 +250,14 @@ void AccumulateZone(const GroupedBindData &bind, const GroupedGlobalState &g, co
 	if (item.match == ZoneMatch::SOME) {
 		l.mask.resize(rows);
 		l.scratch.resize(rows);
+		bool first = true;
 		for (idx_t k = 0; k < bind.filters.size(); k++) {
-			auto &pf = bind.filters[k];
-			vtx::compute::AndPredicate(pf.predicate, bind.fields[pf.field].type, column(pf.field), k == 0, l.mask.data(),
-			                           l.scratch.data());
+			if (item.matches[k] != ZoneMatch::ALL) {
+				auto &pf = bind.filters[k];
+				vtx::compute::AndPredicate(pf.predicate, bind.fields[pf.field].type, column(pf.field), first,
+				                           l.mask.data(), l.scratch.data());
+				first = false;
+			}
 		}
 	}
 	l.partial.AddDecoded(key_columns, value_columns, item.match == ZoneMatch::SOME ? l.mask.data() : nullptr);
