@@ -58,3 +58,24 @@ for (const [name, keys] of Object.entries(CASES)) {
     `${(off.ms / pushed.ms).toFixed(1)}x`, `${(pq.ms / pushed.ms).toFixed(1)}x`, `${(tbl.ms / pushed.ms).toFixed(2)}x`, (pushed.ms / one.ms).toFixed(1)]);
 }
 console.log(table(out));
+
+// The hive key's latency against what DuckDB itself spends on such a query before any file is
+// read: expanding the glob, and planning and running the same GROUP BY ... ORDER BY over a
+// 20-row table. Their sum (less the one SELECT 1 both include) is a floor no reader goes below.
+await conn.run('SET vortex_pushdown = true');
+await conn.run(`CREATE TABLE hive_tiny AS SELECT i::BIGINT AS part, i::BIGINT AS amount FROM range(20) r(i)`);
+const floor = [['hive key', 'pushed', 'SELECT 1', 'glob() alone', '20-row table', 'floor', 'pushed/SELECT 1', 'floor/SELECT 1']];
+const hiveRuns = Math.max(args.runs, 31);
+for (const glob of ['**', '*']) {
+  const pattern = q(`${hiveVtx}/${glob}/*.vtx`);
+  const grouped = (from) => `SELECT part, ${AGGS} FROM ${from} GROUP BY part ORDER BY part`;
+  const pushed = await time(conn, grouped(`vortex_scan(${pattern})`), { runs: hiveRuns, warmup: 3 });
+  const one = await time(conn, 'SELECT 1', { runs: hiveRuns, warmup: 3 });
+  const globbed = await time(conn, `SELECT count(*) FROM glob(${pattern})`, { runs: hiveRuns, warmup: 3 });
+  const tiny = await time(conn, grouped('hive_tiny'), { runs: hiveRuns, warmup: 3 });
+  const least = globbed.ms + tiny.ms - one.ms;
+  floor.push([`${glob}/*.vtx`, fmtMs(pushed.ms), fmtMs(one.ms), fmtMs(globbed.ms), fmtMs(tiny.ms), fmtMs(least),
+    (pushed.ms / one.ms).toFixed(2), (least / one.ms).toFixed(2)]);
+}
+console.log(`\nhive key against DuckDB's own floor (medians of ${hiveRuns}, each query repeated):`);
+console.log(table(floor));

@@ -745,7 +745,9 @@ void DecodeChunk(const ColumnType &type, uint64_t rows, ByteBuffer &&body, Decod
 	// Every decoded row, NULL rows included (writers store a valid value there): DuckDB may look.
 	if (type.IsString()) {
 		CheckDomain(type, out.Fixed(), 0);
-	} else if (out.decoded_end < rows) {
+	} else if (out.decoded_begin > 0 || out.decoded_end < rows) {
+		// Only the decoded rows: the others hold whatever the buffer held (a range ending at the
+		// zone's last row still leaves the rows before it undecoded).
 		CheckDomain(type, out.Fixed() + out.decoded_begin * type.ByteWidth(), out.decoded_end - out.decoded_begin);
 	} else {
 		CheckDomain(type, out.Fixed(), rows);
