@@ -12,15 +12,19 @@
 //
 //   node scripts/soak-queries.mjs [--seconds 120] [--seed 1] [--rows 300000] [--files 4]
 //
-// Uses the built package (dist/ and the addon; VORTEX_ADDON_PATH selects another build).
+// Uses the built package (dist/ and the addon; VORTEX_ADDON_PATH selects another build). Loaded
+// with require, so that the other DuckDB line runs it too:
+//   VORTEX_NODE_API_DIR=.cache/node-api-1.5.5-r.5 node -r ./scripts/with-node-api.cjs scripts/soak-queries.mjs
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DuckDBInstance } from '@duckdb/node-api';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const { registerVortex } = await import(join(root, 'dist', 'index.js'));
+const require = createRequire(import.meta.url);
+const { DuckDBInstance, version } = require('@duckdb/node-api');
+const { registerVortex } = require(join(root, 'dist', 'index.js'));
 
 const args = process.argv.slice(2);
 const opt = (name, dflt) => {
@@ -124,7 +128,7 @@ const shape = () => {
   const a = int(0, rows), w = int(1, rows / 10), step = int(1, 7);
   return pick([
     // aggregates under filters, ungrouped
-    (from) => `SELECT count(*), count(x), sum(x), min(x), max(x), avg(x), sum(m), min(m), max(m), min(s), max(s), min(ts), max(ts), min(id), max(id), count(d), min(k), max(k) FROM ${from}${where}`,
+    (from) => `SELECT count(*), count(x), sum(x), min(x), max(x), avg(x), sum(m), min(m), max(m), min(s), max(s), min(ts), max(ts), min(id), max(id), count(d), min(k), max(k), sum(st.a), min(st.b), count(l), min(b), max(b) FROM ${from}${where}`,
     // grouped
     (from) => `SELECT ${group}, count(*), sum(x), min(x), max(x), avg(x), sum(m), min(id), max(ts) FROM ${from}${where} GROUP BY ${group} ORDER BY ALL`,
     // rows
@@ -149,7 +153,7 @@ const run = async (sql) => {
 
 let queries = 0, mismatches = 0;
 const stop = Date.now() + seconds * 1000;
-console.log(`soak: seed ${seed}, ${rows} rows in ${fileCount} files and a hive layout, ${seconds} s, in ${dir}`);
+console.log(`soak: DuckDB ${version()}, seed ${seed}, ${rows} rows in ${fileCount} files and a hive layout, ${seconds} s, in ${dir}`);
 while (Date.now() < stop) {
   const make = shape();
   const source = pick(SOURCES);
