@@ -69,6 +69,13 @@ await conn.run(`CREATE TABLE t AS SELECT
     CASE WHEN hash(i * 19 + ${seed}) % 5 = 0 THEN NULL ELSE hash(i * 23 + ${seed}) % 2 = 0 END AS b,
     {'a': (hash(i * 29 + ${seed}) % 100)::INTEGER, 'b': CASE WHEN i % 9 = 0 THEN NULL ELSE 'v' || (i % 5) END} AS st,
     CASE WHEN i % 17 = 0 THEN NULL ELSE [i % 3, (i % 7)::BIGINT] END AS l,
+    DATE '2020-01-01' + (i // 977)::INTEGER AS dt,
+    (hash(i * 37 + ${seed}) % 256)::UTINYINT AS u8,
+    CASE WHEN (i // 2000) % 3 = 0 THEN NULL ELSE ((hash(i * 41 + ${seed}) % 60000)::INTEGER - 30000)::SMALLINT END AS i16,
+    CASE WHEN i % 23 = 0 THEN NULL ELSE (hash(i * 43 + ${seed})::HUGEINT * 1000000000000 - 9000000000000000000000000000) END AS h,
+    md5((i * 47 + ${seed})::VARCHAR) AS txt,
+    TIMESTAMPTZ '2026-03-01 00:00:00+00' + to_minutes(i) AS tz,
+    CASE WHEN (i // 1500) % 2 = 0 THEN NULL ELSE (i // 1500)::INTEGER END AS z,
     (hash(i * 31 + ${seed}) % 6)::BIGINT AS part -- the type hive partitioning infers for it
   FROM range(${rows}) r(i)`);
 
@@ -115,24 +122,35 @@ const predicate = (depth = 0) => {
     () => `st.a < ${int(0, 100)}`,
     () => `part = ${int(0, 6)}`,
     () => `part IN (${int(0, 5)}, ${int(0, 5)})`,
+    () => `dt ${pick(['<', '>=', '='])} DATE '2020-01-01' + ${int(0, Math.ceil(rows / 977))}`,
+    () => `u8 ${pick(['<', '>', '='])} ${int(0, 255)}`,
+    () => `i16 BETWEEN ${int(-31000, 31000)} AND ${int(-31000, 31000)}`,
+    () => pick(['i16 IS NULL', 'z IS NULL', 'z IS NOT NULL', 'h IS NULL']),
+    () => `h ${pick(['<', '>'])} ${BigInt(int(-9000, 9000)) * 1000000000000000000000000n}`,
+    () => `txt ${pick(['<', '>=', '='])} ${q(pick(['0', '4', '8', 'a', 'c', 'f']) + pick(['', '1', 'e', '77']))}`,
+    () => `txt LIKE ${q(pick(['0', 'a', 'ff']) + '%')}`,
+    () => `tz >= TIMESTAMPTZ '2026-03-01 00:00:00+00' + to_minutes(${int(0, rows)})`,
+    () => `z ${pick(['<', '>', '='])} ${int(0, Math.ceil(rows / 1500))}`,
   ])();
 };
 
 // Every random choice is made here, before the query is instantiated for each source.
 const shape = () => {
   const where = random() < 0.85 ? ` WHERE ${predicate()}` : '';
-  const group = pick(['k', 's', 'part', 'k, s', 'b', 's, part']);
+  const group = pick(['k', 's', 'part', 'k, s', 'b', 's, part', 'dt', 'u8', 'z', 'i16', 'dt, s', 'txt']);
   const limit = random() < 0.3 ? ` LIMIT ${int(1, 500)}` : '';
   const order = pick(['id DESC', 'id', 'x DESC NULLS LAST, id', 'ts DESC, id', 'm, id']);
   const n = int(1, 50);
   const a = int(0, rows), w = int(1, rows / 10), step = int(1, 7);
   return pick([
     // aggregates under filters, ungrouped
-    (from) => `SELECT count(*), count(x), sum(x), min(x), max(x), avg(x), sum(m), min(m), max(m), min(s), max(s), min(ts), max(ts), min(id), max(id), count(d), min(k), max(k), sum(st.a), min(st.b), count(l), min(b), max(b) FROM ${from}${where}`,
+    (from) => `SELECT count(*), count(x), sum(x), min(x), max(x), avg(x), sum(m), min(m), max(m), min(s), max(s), min(ts), max(ts), min(id), max(id), count(d), min(k), max(k), sum(st.a), min(st.b), count(l), min(b), max(b),
+      min(dt), max(dt), min(u8), max(u8), sum(u8), avg(u8), min(i16), max(i16), sum(i16), count(i16), min(h), max(h), sum(h),
+      min(txt), max(txt), min(tz), max(tz), count(z), sum(z), min(z), max(z) FROM ${from}${where}`,
     // grouped
-    (from) => `SELECT ${group}, count(*), sum(x), min(x), max(x), avg(x), sum(m), min(id), max(ts) FROM ${from}${where} GROUP BY ${group} ORDER BY ALL`,
+    (from) => `SELECT ${group}, count(*), sum(x), min(x), max(x), avg(x), sum(m), min(id), max(ts), sum(h), min(txt), count(z) FROM ${from}${where} GROUP BY ${group} ORDER BY ALL`,
     // rows
-    (from) => `SELECT id, k, s, x, d, m, ts, b, st, l FROM ${from}${where} ORDER BY id${limit}`,
+    (from) => `SELECT id, k, s, x, d, m, ts, b, st, l, dt, u8, i16, h, txt, tz, z FROM ${from}${where} ORDER BY id${limit}`,
     // Top-N (its dynamic filter), on a unique or a tied key
     (from) => `SELECT id, x FROM ${from}${where} ORDER BY ${order} LIMIT ${n}`,
     // a join whose filters reach the probe side's scan

@@ -170,8 +170,11 @@ size_t EstimateMetadataBytes(const vtx::FileMetadata &meta) {
 }
 
 std::shared_ptr<const vtx::FileMetadata> GetMetadata(FileSource &source) {
+	return GetMetadata(source, MetadataCacheLimit(source.Context()));
+}
+
+std::shared_ptr<const vtx::FileMetadata> GetMetadata(FileSource &source, size_t limit) {
 	auto &context = source.Context();
-	const size_t limit = MetadataCacheLimit(context);
 	auto cache = CacheOf(context);
 	auto size = source.Size();
 	uint8_t trailer[vtx::kTrailerSize] = {0};

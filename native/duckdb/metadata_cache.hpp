@@ -9,6 +9,9 @@
 namespace vortex {
 
 std::shared_ptr<const vtx::FileMetadata> GetMetadata(FileSource &source);
+//! The same, with the cache's limit (the setting vortex_metadata_cache_size, as bytes) already
+//! read: a bind over many files reads and parses the setting once, not once per file.
+std::shared_ptr<const vtx::FileMetadata> GetMetadata(FileSource &source, size_t limit);
 
 //! Estimated heap footprint of a parsed footer (the structures, their strings and vectors).
 size_t EstimateMetadataBytes(const vtx::FileMetadata &meta);

@@ -3,6 +3,7 @@
 #include "file_io.hpp"
 #include "metadata_cache.hpp"
 #include "plan_guard.hpp"
+#include "settings.hpp"
 #include "type_mapping.hpp"
 #include "duckdb/common/hive_partitioning.hpp"
 #include "duckdb/common/multi_file/multi_file_reader.hpp"
@@ -135,9 +136,10 @@ unique_ptr<FunctionData> ScanBind(ClientContext &context, TableFunctionBindInput
 	auto reader = MultiFileReader::CreateDefault("vortex_scan");
 	auto list = reader->CreateFileList(context, input.inputs[0]);
 	auto all = list->GetAllFiles();
+	const auto cache_limit = MetadataCacheLimit(context);
 	for (auto &file : all) {
 		auto source = make_uniq<FileSource>(context, file.path);
-		auto meta = GetMetadata(*source);
+		auto meta = GetMetadata(*source, cache_limit);
 		auto held = all.size() <= kFilesHeldOpen ? std::make_shared<HeldSource>(std::move(source)) : nullptr;
 		result->files.push_back(ScanFile {file.path, std::move(meta), std::move(held)});
 	}
