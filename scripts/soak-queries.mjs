@@ -15,7 +15,7 @@
 // Uses the built package (dist/ and the addon; VORTEX_ADDON_PATH selects another build). Loaded
 // with require, so that the other DuckDB line runs it too:
 //   VORTEX_NODE_API_DIR=.cache/node-api-1.5.5-r.5 node -r ./scripts/with-node-api.cjs scripts/soak-queries.mjs
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -88,13 +88,21 @@ for (let f = 0; f < fileCount; f++) {
   await conn.run(`COPY (SELECT * FROM t WHERE id >= ${lo} AND id < ${hi}) TO ${q(path)} (FORMAT vortex, ROW_GROUP_SIZE ${pick([1024, 2048, 5000, 20000])})`);
   files.push(path);
 }
+// More files than a scan keeps open (64): those are reopened by the threads and checked
+// against the version planned with, another code path.
+const many = join(dir, 'many');
+mkdirSync(many);
+for (let f = 0; f < 70; f++) {
+  await conn.run(`COPY (SELECT * FROM t WHERE id % 70 = ${f}) TO ${q(join(many, `m-${f}.vtx`))} (FORMAT vortex, ROW_GROUP_SIZE 1024)`);
+}
 const hive = join(dir, 'hive');
 await conn.run(`COPY t TO ${q(hive)} (FORMAT vortex, PARTITION_BY (part), ROW_GROUP_SIZE 3000)`);
 
 const SOURCES = [
-  { from: `vortex_scan([${files.map(q).join(', ')}])`, hive: false },
-  { from: `vortex_scan(${q(join(dir, 'part-*.vtx'))})`, hive: false },
-  { from: `vortex_scan(${q(`${hive}/**/*.vtx`)})`, hive: true },
+  `vortex_scan([${files.map(q).join(', ')}])`,
+  `vortex_scan(${q(join(dir, 'part-*.vtx'))})`,
+  `vortex_scan(${q(`${hive}/**/*.vtx`)})`,
+  `vortex_scan(${q(join(many, '*.vtx'))})`,
 ];
 
 const predicate = (depth = 0) => {
@@ -175,7 +183,7 @@ console.log(`soak: DuckDB ${version()}, seed ${seed}, ${rows} rows in ${fileCoun
 while (Date.now() < stop) {
   const make = shape();
   const source = pick(SOURCES);
-  const sql = make(source.from);
+  const sql = make(source);
   const reference = make('t'); // the same rows as a DuckDB table
   await conn.run(`SET threads = ${int(1, 4)}`);
   await conn.run('SET vortex_pushdown = true');
