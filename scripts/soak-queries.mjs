@@ -85,7 +85,8 @@ const files = [];
 for (let f = 0; f < fileCount; f++) {
   const lo = Math.floor((rows * f) / fileCount), hi = Math.floor((rows * (f + 1)) / fileCount);
   const path = join(dir, `part-${f}.vtx`);
-  await conn.run(`COPY (SELECT * FROM t WHERE id >= ${lo} AND id < ${hi}) TO ${q(path)} (FORMAT vortex, ROW_GROUP_SIZE ${pick([1024, 2048, 5000, 20000])})`);
+  const zone = pick([1024, 2048, 5000, 20000, 0]); // 0: the writer's default (122,880 rows)
+  await conn.run(`COPY (SELECT * FROM t WHERE id >= ${lo} AND id < ${hi}) TO ${q(path)} (FORMAT vortex${zone ? `, ROW_GROUP_SIZE ${zone}` : ''})`);
   files.push(path);
 }
 // More files than a scan keeps open (64): those are reopened by the threads and checked
