@@ -20,21 +20,18 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const { DuckDBInstance, version } = require('@duckdb/node-api');
 const { registerVortex } = require(join(root, 'dist', 'index.js'));
 
-const args = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? Number(args[i + 1]) : dflt;
-};
-const seconds = opt('seconds', 120);
-const seed = opt('seed', 1);
-const rows = opt('rows', 300_000);
-const fileCount = opt('files', 4);
+const { values: flags } = parseArgs({
+  options: { seconds: { type: 'string', default: '120' }, seed: { type: 'string', default: '1' },
+    rows: { type: 'string', default: '300000' }, files: { type: 'string', default: '4' } },
+});
+const [seconds, seed, rows, fileCount] = [flags.seconds, flags.seed, flags.rows, flags.files].map(Number);
 
 // Mulberry32: a small seeded generator, so that a failing run can be repeated.
 let state = seed >>> 0;

@@ -545,9 +545,7 @@ void ScanFunction(ClientContext &context, TableFunctionInput &data, DataChunk &o
 		if (selected < count) {
 			// The returned chunk owns its selection: `sel_data` is rewritten by the next call.
 			SelectionVector kept(selected);
-			for (idx_t i = 0; i < selected; i++) {
-				kept.set_index(i, sel.get_index(i));
-			}
+			std::copy_n(sel.data(), selected, kept.data());
 			target.Slice(kept, selected);
 		}
 		if (&target != &output) {

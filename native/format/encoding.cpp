@@ -743,14 +743,11 @@ void DecodeChunk(const ColumnType &type, uint64_t rows, ByteBuffer &&body, Decod
 		throw FormatError("segment has " + std::to_string(r.Remaining()) + " unexpected trailing bytes");
 	}
 	// Every decoded row, NULL rows included (writers store a valid value there): DuckDB may look.
-	if (type.IsString()) {
-		CheckDomain(type, out.Fixed(), 0);
-	} else if (out.decoded_begin > 0 || out.decoded_end < rows) {
-		// Only the decoded rows: the others hold whatever the buffer held (a range ending at the
-		// zone's last row still leaves the rows before it undecoded).
+	// Only those: under a range the others hold whatever the buffer held. The decoded rows are
+	// made explicit here ([0, rows) unless a range narrowed them), so there is one case to check.
+	out.decoded_end = std::min<uint64_t>(out.decoded_end, rows);
+	if (!type.IsString()) {
 		CheckDomain(type, out.Fixed() + out.decoded_begin * type.ByteWidth(), out.decoded_end - out.decoded_begin);
-	} else {
-		CheckDomain(type, out.Fixed(), rows);
 	}
 }
 
