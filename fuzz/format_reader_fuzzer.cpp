@@ -11,6 +11,7 @@
 
 #include "../native/compute/aggregate_state.hpp"
 #include "../native/compute/kernels.hpp"
+#include "../native/compute/zone_mask.hpp"
 #include "../native/format/checksum.hpp"
 #include "../native/format/domain.hpp"
 #include "../native/format/encoding.hpp"
@@ -166,6 +167,51 @@ void Evaluate(const vtx::compute::AggregateState &s) {
 	}
 }
 
+//! Filters evaluated on a decoded zone, as a scan builds its mask: IS [NOT] NULL must agree with
+//! validity, and a row must equal its own value. Also the mask of a zone given no filter.
+void CheckMask(const vtx::ColumnType &type, const vtx::DecodedColumn &col) {
+	using vtx::compute::Predicate;
+	vtx::compute::ZoneMask mask;
+	mask.Begin(col.count);
+	const uint8_t *all = mask.Rows();
+	for (uint64_t i = 0; i < col.count; i++) {
+		CHECK(all[i] == 1);
+	}
+	if (!vtx::compute::PredicateSupported(type) || col.count == 0) {
+		return;
+	}
+	Predicate not_null, is_null;
+	not_null.kind = Predicate::Kind::IS_NOT_NULL;
+	is_null.kind = Predicate::Kind::IS_NULL;
+	mask.Begin(col.count);
+	mask.And(not_null, type, col);
+	const uint8_t *rows = mask.Rows();
+	for (uint64_t i = 0; i < col.count; i++) {
+		CHECK(rows[i] == (col.IsValid(i) ? 1 : 0));
+	}
+	// The last valid row's own value: EQ must select it (NaN equals NaN, -0.0 equals 0.0).
+	uint64_t last = col.count;
+	while (last > 0 && !col.IsValid(last - 1)) {
+		last--;
+	}
+	if (last > 0) {
+		const uint64_t r = last - 1;
+		std::string value;
+		if (type.IsString()) {
+			auto &s = col.StringAt(r);
+			value.assign(s.ptr, s.len);
+		} else {
+			value.assign(reinterpret_cast<const char *>(col.Fixed() + r * type.ByteWidth()), type.ByteWidth());
+		}
+		mask.And(Predicate::Compare(vtx::compute::CompareOp::EQ, value), type, col);
+		CHECK(mask.Rows()[r] == 1);
+	}
+	mask.And(is_null, type, col);
+	for (uint64_t i = 0; i < col.count; i++) {
+		CHECK(mask.Rows()[i] == 0);
+	}
+}
+
 //! Every stream of a decoded column, nested ones included: its own with the storage type, and
 //! its children's with theirs (whose value counts the footer or the lengths gave).
 void CheckStreams(const vtx::ColumnType &type, const vtx::DecodedColumn &col) {
@@ -268,6 +314,9 @@ void Run(std::vector<uint8_t> bytes, bool fix_checksums) {
 			}
 			CHECK(col.count == zone_rows);
 			CheckStreams(type, col);
+			if (type.Children().empty()) {
+				CheckMask(type, col);
+			}
 			from_data.AddDecoded(col);
 			if (!type.IsString() && type.Children().empty() && type.id != TypeId::ENUM && zone_rows > 0) {
 				// Given a range (a filter's run of rows), the reader decodes those rows exactly as a

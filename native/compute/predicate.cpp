@@ -1,6 +1,5 @@
 #include "predicate.hpp"
 
-#include "selection.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -405,14 +404,6 @@ void EvaluatePredicate(const Predicate &p, const ColumnType &type, const Decoded
 		return;
 	}
 	Dispatch<EvaluateOp>(type, p, type, chunk, out);
-}
-
-void AndPredicate(const Predicate &p, const ColumnType &type, const DecodedColumn &chunk, bool first, uint8_t *mask,
-                  uint8_t *scratch) {
-	EvaluatePredicate(p, type, chunk, first ? mask : scratch);
-	if (!first) {
-		AndSelection(mask, scratch, chunk.count);
-	}
 }
 
 std::string Predicate::ToString() const {

@@ -57,11 +57,6 @@ ZoneMatch ClassifyZone(const Predicate &p, const ColumnType &type, const ZoneSta
 //! Evaluates the predicate on every row of a decoded chunk: out[i] = 1 when row i matches, else 0.
 void EvaluatePredicate(const Predicate &p, const ColumnType &type, const DecodedColumn &chunk, uint8_t *out);
 
-//! A zone's selection under several predicates: the first one evaluated writes `mask`, each
-//! later one is ANDed into it (through `scratch`); both hold chunk.count bytes.
-void AndPredicate(const Predicate &p, const ColumnType &type, const DecodedColumn &chunk, bool first, uint8_t *mask,
-                  uint8_t *scratch);
-
 //! Conjunction of classifications (AND over columns).
 inline ZoneMatch And(ZoneMatch a, ZoneMatch b) {
 	if (a == ZoneMatch::NONE || b == ZoneMatch::NONE) {

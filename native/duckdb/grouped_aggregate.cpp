@@ -2,6 +2,7 @@
 
 #include "../compute/grouped_aggregation.hpp"
 #include "../compute/predicate.hpp"
+#include "../compute/zone_mask.hpp"
 #include "../format/reader.hpp"
 #include "plan_guard.hpp"
 #include "type_mapping.hpp"
@@ -153,7 +154,7 @@ struct GroupedLocalState : public LocalTableFunctionState {
 	//! Decode buffers reused from zone to zone: fresh zone-sized buffers cost a page fault per page.
 	std::map<idx_t, vtx::DecodedColumn> buffers;
 	std::vector<std::string> hive_text;
-	std::vector<uint8_t> mask, scratch;
+	vtx::compute::ZoneMask mask; //! rows of a straddling zone that pass every filter
 	bool done = false;
 	bool emitting = false; //! the thread that merged last emits every row
 };
@@ -248,19 +249,15 @@ void AccumulateZone(const GroupedBindData &bind, const GroupedGlobalState &g, co
 	}
 	// Rows of a straddling zone that pass every filter.
 	if (item.match == ZoneMatch::SOME) {
-		l.mask.resize(rows);
-		l.scratch.resize(rows);
-		bool first = true;
+		l.mask.Begin(rows);
 		for (idx_t k = 0; k < bind.filters.size(); k++) {
 			if (item.matches[k] != ZoneMatch::ALL) {
 				auto &pf = bind.filters[k];
-				vtx::compute::AndPredicate(pf.predicate, bind.fields[pf.field].type, column(pf.field), first,
-				                           l.mask.data(), l.scratch.data());
-				first = false;
+				l.mask.And(pf.predicate, bind.fields[pf.field].type, column(pf.field));
 			}
 		}
 	}
-	l.partial.AddDecoded(key_columns, value_columns, item.match == ZoneMatch::SOME ? l.mask.data() : nullptr);
+	l.partial.AddDecoded(key_columns, value_columns, item.match == ZoneMatch::SOME ? l.mask.Rows() : nullptr);
 }
 
 //! Per key column, the value of every group's key, after the key's transform if it has one.

@@ -1,6 +1,7 @@
 #include "pushed_aggregate.hpp"
 
 #include "../compute/selection.hpp"
+#include "../compute/zone_mask.hpp"
 #include "../format/reader.hpp"
 #include "duckdb_semantics.hpp"
 #include "file_io.hpp"
@@ -76,7 +77,7 @@ struct StraddlingZone {
 
 //! Decodes, filters and aggregates one straddling zone into `acc`.
 void AccumulateStraddling(const PushedBindData &bind, const std::vector<PlannedFile> &files, const StraddlingZone &item,
-                          Accumulation &acc, std::vector<uint8_t> &mask, std::vector<uint8_t> &scratch) {
+                          Accumulation &acc, vtx::compute::ZoneMask &mask) {
 	auto &file = files[item.file];
 	auto &meta = *file.meta;
 	const uint64_t rows = meta.zones[item.zone].rows;
@@ -101,19 +102,15 @@ void AccumulateStraddling(const PushedBindData &bind, const std::vector<PlannedF
 		}
 		return chunk;
 	};
-	// A straddling zone has at least one filter that does not hold on every row.
-	bool first = true;
-	mask.resize(rows);
-	scratch.resize(rows);
+	mask.Begin(rows);
 	for (idx_t k = 0; k < bind.filters.size(); k++) {
 		if (item.matches[k] != ZoneMatch::ALL) {
 			auto &pf = bind.filters[k];
-			vtx::compute::AndPredicate(pf.predicate, bind.FieldType(pf.field), column(pf.field), first, mask.data(),
-			                           scratch.data());
-			first = false;
+			mask.And(pf.predicate, bind.FieldType(pf.field), column(pf.field));
 		}
 	}
-	const auto selection = vtx::compute::Summarize(mask.data(), rows);
+	const uint8_t *selected_rows = mask.Rows();
+	const auto selection = vtx::compute::Summarize(selected_rows, rows);
 	acc.rows += selection.selected;
 	if (selection.selected == 0) {
 		return;
@@ -125,7 +122,7 @@ void AccumulateStraddling(const PushedBindData &bind, const std::vector<PlannedF
 		if (selection.OneRun()) {
 			entry.second.AddDecodedRange(column(entry.first, &run), selection.first, selection.end);
 		} else {
-			entry.second.AddDecoded(column(entry.first), mask.data());
+			entry.second.AddDecoded(column(entry.first), selected_rows);
 		}
 	}
 	// Bounded: buffers beyond 32 MiB are given back.
@@ -157,7 +154,7 @@ struct PushedGlobalState : public GlobalTableFunctionState {
 struct PushedLocalState : public LocalTableFunctionState {
 	idx_t id = 0; //! registration order: this thread's batch index
 	Accumulation partial;
-	std::vector<uint8_t> mask, scratch;
+	vtx::compute::ZoneMask mask;
 	bool done = false;
 };
 
@@ -318,7 +315,7 @@ void PushedScan(ClientContext &, TableFunctionInput &data, DataChunk &output) {
 		if (idx >= g.straddling.size()) {
 			break;
 		}
-		AccumulateStraddling(bind, g.files, g.straddling[idx], l.partial, l.mask, l.scratch);
+		AccumulateStraddling(bind, g.files, g.straddling[idx], l.partial, l.mask);
 	}
 	l.done = true;
 	std::lock_guard<std::mutex> guard(g.lock);

@@ -1,6 +1,7 @@
 #include "vortex_scan.hpp"
 
 #include "../compute/aggregate_state.hpp"
+#include "../compute/zone_mask.hpp"
 #include "../format/reader.hpp"
 #include "column_emit.hpp"
 #include "duckdb_compat.hpp"
@@ -112,8 +113,8 @@ struct ScanLocalState : public LocalTableFunctionState {
 	std::vector<std::shared_ptr<vtx::DecodedColumn>> columns; //! per column id (null for virtual or unneeded)
 	DataChunk scan_chunk; //! all scanned columns, when filter columns are projected out
 	bool filtered = false;        //! the current zone straddles its filters: `mask` selects rows
-	std::vector<uint8_t> mask;    //! per row of the zone
-	std::vector<uint8_t> scratch; //! per row of the zone
+	vtx::compute::ZoneMask mask;
+	const uint8_t *selected_rows = nullptr; //! mask.Rows() of the current zone, when `filtered`
 	std::vector<vtx::compute::Predicate> predicates; //! per column filter, for the current zone
 	std::vector<vtx::compute::ZoneMatch> matches;    //! per column filter, for the current zone
 	//! The rows of the current vector that pass, built per vector in this array: DuckDB's
@@ -449,18 +450,14 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 		}
 		l.filtered = straddles;
 		if (straddles) {
-			// A straddling zone has at least one filter that does not hold on every row.
-			l.mask.resize(l.rows);
-			l.scratch.resize(l.rows);
-			bool first = true;
+			l.mask.Begin(l.rows);
 			for (idx_t k = 0; k < g.column_filters.size(); k++) {
 				auto &cf = g.column_filters[k];
 				if (l.matches[k] != vtx::compute::ZoneMatch::ALL) {
-					vtx::compute::AndPredicate(l.predicates[k], bind.fields[cf.field].type, *l.columns[cf.position], first,
-					                           l.mask.data(), l.scratch.data());
-					first = false;
+					l.mask.And(l.predicates[k], bind.fields[cf.field].type, *l.columns[cf.position]);
 				}
 			}
+			l.selected_rows = l.mask.Rows();
 		}
 		l.active = true;
 		return true;
@@ -487,7 +484,7 @@ void ScanFunction(ClientContext &context, TableFunctionInput &data, DataChunk &o
 		SelectionVector sel(l.sel_data.data());
 		if (l.filtered) {
 			selected = 0;
-			const uint8_t *m = l.mask.data() + l.offset;
+			const uint8_t *m = l.selected_rows + l.offset;
 			for (idx_t i = 0; i < count; i++) {
 				sel.set_index(selected, i);
 				selected += m[i];
