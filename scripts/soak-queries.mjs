@@ -146,6 +146,9 @@ const shape = () => {
   const group = pick(['k', 's', 'part', 'k, s', 'b', 's, part', 'dt', 'u8', 'z', 'i16', 'dt, s', 'txt']);
   const limit = random() < 0.3 ? ` LIMIT ${int(1, 500)}` : '';
   const order = pick(['id DESC', 'id', 'x DESC NULLS LAST, id', 'ts DESC, id', 'm, id']);
+  // Every key, each in a random direction and NULL order: a total order on the groups, which the
+  // grouped scan may take over from DuckDB's sort.
+  const keyOrder = group.split(', ').map((k) => `${k}${pick(['', ' DESC'])}${pick(['', ' NULLS FIRST', ' NULLS LAST'])}`).join(', ');
   const n = int(1, 50);
   const a = int(0, rows), w = int(1, rows / 10), step = int(1, 7);
   return pick([
@@ -155,6 +158,7 @@ const shape = () => {
       min(txt), max(txt), min(tz), max(tz), count(z), sum(z), min(z), max(z) FROM ${from}${where}`,
     // grouped
     (from) => `SELECT ${group}, count(*), sum(x), min(x), max(x), avg(x), sum(m), min(id), max(ts), sum(h), min(txt), count(z) FROM ${from}${where} GROUP BY ${group} ORDER BY ALL`,
+    (from) => `SELECT ${group}, count(*), sum(x), max(id) FROM ${from}${where} GROUP BY ${group} ORDER BY ${keyOrder}`,
     // rows
     (from) => `SELECT id, k, s, x, d, m, ts, b, st, l, dt, u8, i16, h, txt, tz, z FROM ${from}${where} ORDER BY id${limit}`,
     // Top-N (its dynamic filter), on a unique or a tied key

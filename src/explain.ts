@@ -15,16 +15,18 @@ function boxContent(line: string): string {
 }
 
 const GROUPS_HEADING = 'Pushed Groups:';
+const ORDER_HEADING = 'Pushed Order:';
+const HEADINGS = [PUSHED_HEADING, GROUPS_HEADING, ORDER_HEADING];
 
 /**
- * Which plan lines belong to a `Pushed Aggregates:` or `Pushed Groups:` entry (the heading and
- * the aggregates or keys below it).
+ * Which plan lines belong to a `Pushed Aggregates:`, `Pushed Groups:` or `Pushed Order:` entry
+ * (the heading and the aggregates, keys or sort terms below it).
  */
 export function pushedLines(plan: string): Set<number> {
   const lines = plan.split('\n');
   const marked = new Set<number>();
   lines.forEach((line, i) => {
-    const heading = line.includes(PUSHED_HEADING) ? PUSHED_HEADING : line.includes(GROUPS_HEADING) ? GROUPS_HEADING : undefined;
+    const heading = HEADINGS.find((h) => line.includes(h));
     if (!heading) return;
     marked.add(i);
     const rest = boxContent(line.slice(line.indexOf(heading) + heading.length));
@@ -38,11 +40,11 @@ export function pushedLines(plan: string): Set<number> {
 export function pushedAggregates(plan: string): string[] {
   const lines = plan.split('\n');
   const out: string[] = [];
-  let inGroups = false;
+  let inOther = false; // keys or sort terms, not aggregates
   for (const i of [...pushedLines(plan)].sort((a, b) => a - b)) {
-    if (lines[i].includes(GROUPS_HEADING)) inGroups = true;
-    if (lines[i].includes(PUSHED_HEADING)) inGroups = false;
-    if (inGroups) continue;
+    if (lines[i].includes(GROUPS_HEADING) || lines[i].includes(ORDER_HEADING)) inOther = true;
+    if (lines[i].includes(PUSHED_HEADING)) inOther = false;
+    if (inOther) continue;
     const text = lines[i].includes(PUSHED_HEADING)
       ? boxContent(lines[i].slice(lines[i].indexOf(PUSHED_HEADING) + PUSHED_HEADING.length))
       : boxContent(lines[i]);

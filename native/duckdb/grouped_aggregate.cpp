@@ -32,12 +32,13 @@ unique_ptr<FunctionData> GroupedBindData::Copy() const {
 	r->aggregates = aggregates;
 	r->filters = filters;
 	r->file_filters = file_filters;
+	r->order = order;
 	return std::move(r);
 }
 
 bool GroupedBindData::Equals(const FunctionData &other_p) const {
 	auto &o = other_p.Cast<GroupedBindData>();
-	if (keys != o.keys || aggregates != o.aggregates || filters != o.filters || field_types != o.field_types ||
+	if (keys != o.keys || order != o.order || aggregates != o.aggregates || filters != o.filters || field_types != o.field_types ||
 	    hive.keys != o.hive.keys || hive.types != o.hive.types || hive.values != o.hive.values ||
 	    key_transforms.size() != o.key_transforms.size() || !SamePlannedFiles(files, o.files)) {
 		return false;
@@ -355,6 +356,7 @@ void BuildRows(ClientContext &context, const GroupedBindData &bind, GroupedGloba
 		}
 		g.rows.push_back(std::move(row));
 	}
+	SortRows(g.rows, bind.order);
 }
 
 //! Each thread groups the zones it takes into its own partial; the last one to finish merges
@@ -414,6 +416,16 @@ InsertionOrderPreservingMap<string> GroupedToString(TableFunctionToStringInput &
 	}
 	result["Pushed Groups"] = groups;
 	result["Pushed Aggregates"] = list;
+	if (!bind.order.empty()) {
+		string order;
+		for (auto &term : bind.order) {
+			auto k = bind.keys[term.key];
+			order += (order.empty() ? "" : "\n") +
+			         (bind.IsHive(k) ? bind.hive.keys[k - bind.fields.size()] : bind.fields[k].name) +
+			         (term.descending ? " DESC" : " ASC") + (term.nulls_first ? " NULLS FIRST" : " NULLS LAST");
+		}
+		result["Pushed Order"] = order;
+	}
 	auto filters = FiltersText(bind.filters, bind.file_filters);
 	if (!filters.empty()) {
 		result["Filters"] = filters;

@@ -2,6 +2,7 @@
 // group — the keys, then the finished aggregates — computed when the query runs, from zone
 // statistics where a zone's keys are constant and from decoded rows elsewhere.
 #pragma once
+#include "grouped_order.hpp"
 #include "pushed_aggregate.hpp"
 
 namespace vortex {
@@ -18,6 +19,7 @@ struct GroupedBindData : public duckdb::TableFunctionData {
 	std::vector<PushedAggregate> aggregates;
 	std::vector<PushedFilter> filters;     //! applied exactly, as in the ungrouped pushed path
 	std::vector<std::string> file_filters; //! partition / filename filters that pruned `files`, for EXPLAIN
+	std::vector<KeyOrder> order; //! the query's ORDER BY, when taken into the scan (grouped_order.hpp)
 
 	duckdb::unique_ptr<duckdb::FunctionData> Copy() const override;
 	bool Equals(const duckdb::FunctionData &other) const override;

@@ -795,6 +795,7 @@ void Optimize(OptimizerExtensionInput &input, unique_ptr<LogicalOperator> &plan)
 		ColumnBindingReplacer replacer;
 		replacer.replacement_bindings = std::move(rebind);
 		replacer.VisitOperator(*plan);
+		AbsorbGroupedOrder(input.context, plan);
 	}
 }
 

@@ -1,0 +1,200 @@
+#include "grouped_order.hpp"
+
+#include "duckdb/planner/expression/bound_columnref_expression.hpp"
+#include "duckdb/planner/expression/bound_function_expression.hpp"
+#include "duckdb/planner/operator/logical_get.hpp"
+#include "duckdb/planner/operator/logical_order.hpp"
+#include "duckdb/planner/operator/logical_projection.hpp"
+#include "grouped_aggregate.hpp"
+
+#include <algorithm>
+#include <set>
+
+namespace vortex {
+
+using namespace duckdb;
+
+namespace {
+
+//! Types whose ORDER BY is the order of their values as DuckDB's Value compares them. Not
+//! floats (NaN, -0.0), nested, intervals, enums, blobs or UUIDs: their sort has rules of its own.
+bool ValueOrdered(const LogicalType &t) {
+	switch (t.id()) {
+	case LogicalTypeId::BOOLEAN:
+	case LogicalTypeId::TINYINT:
+	case LogicalTypeId::SMALLINT:
+	case LogicalTypeId::INTEGER:
+	case LogicalTypeId::BIGINT:
+	case LogicalTypeId::HUGEINT:
+	case LogicalTypeId::UTINYINT:
+	case LogicalTypeId::USMALLINT:
+	case LogicalTypeId::UINTEGER:
+	case LogicalTypeId::UBIGINT:
+	case LogicalTypeId::UHUGEINT:
+	case LogicalTypeId::DECIMAL:
+	case LogicalTypeId::DATE:
+	case LogicalTypeId::TIME:
+	case LogicalTypeId::TIMESTAMP:
+	case LogicalTypeId::TIMESTAMP_SEC:
+	case LogicalTypeId::TIMESTAMP_MS:
+	case LogicalTypeId::TIMESTAMP_NS:
+	case LogicalTypeId::TIMESTAMP_TZ:
+		return true;
+	case LogicalTypeId::VARCHAR:
+		// A collated column (or a default collation) reaches ORDER BY through a collation
+		// function, not as a plain reference; the type itself carries none here.
+		return StringType::GetCollation(t).empty();
+	default:
+		return false;
+	}
+}
+
+//! DuckDB's compressed materialization narrows sort and group keys below an ORDER BY or GROUP
+//! BY and widens them above: integers minus a constant, short strings packed into integers.
+//! Its own sort orders on the narrowed values, so these functions preserve order.
+bool OrderPreserving(const Expression &e) {
+	if (e.GetExpressionClass() != ExpressionClass::BOUND_FUNCTION) {
+		return false;
+	}
+	auto &fn = e.Cast<BoundFunctionExpression>();
+	auto &name = fn.function.name;
+	return !fn.children.empty() &&
+	       (StringUtil::StartsWith(name, "__internal_compress_integral_") ||
+	        StringUtil::StartsWith(name, "__internal_compress_string_") ||
+	        StringUtil::StartsWith(name, "__internal_decompress_integral_") ||
+	        StringUtil::StartsWith(name, "__internal_decompress_string"));
+}
+
+//! The grouped scan below `node` through projections of plain references and filters, and the
+//! key and output position that `binding` reaches; null where anything else is in the way.
+LogicalGet *ResolveKey(LogicalOperator &top, ColumnBinding binding, KeyOrder &term) {
+	LogicalOperator *node = &top;
+	while (true) {
+		switch (node->type) {
+		case LogicalOperatorType::LOGICAL_PROJECTION: {
+			auto &proj = node->Cast<LogicalProjection>();
+			if (binding.table_index != proj.table_index || binding.column_index >= proj.expressions.size()) {
+				return nullptr;
+			}
+			auto *e = proj.expressions[binding.column_index].get();
+			if (OrderPreserving(*e)) {
+				e = e->Cast<BoundFunctionExpression>().children[0].get();
+			}
+			if (e->GetExpressionClass() != ExpressionClass::BOUND_COLUMN_REF) {
+				return nullptr;
+			}
+			binding = e->Cast<BoundColumnRefExpression>().binding;
+			break;
+		}
+		case LogicalOperatorType::LOGICAL_FILTER:
+			// Streaming: keeps the rows it passes in their order, under the same bindings.
+			break;
+		case LogicalOperatorType::LOGICAL_GET: {
+			auto &get = node->Cast<LogicalGet>();
+			auto *bind = dynamic_cast<GroupedBindData *>(get.bind_data.get());
+			if (!bind || binding.table_index != get.table_index || !get.projection_ids.empty()) {
+				return nullptr;
+			}
+			auto &ids = get.GetColumnIds();
+			if (binding.column_index >= ids.size() || ids[binding.column_index].GetPrimaryIndex() >= bind->keys.size() ||
+			    !ValueOrdered(get.returned_types[ids[binding.column_index].GetPrimaryIndex()])) {
+				return nullptr; // an aggregate's result, not a key; or a key sorted by rules of its own
+			}
+			term.column = binding.column_index;
+			term.key = ids[binding.column_index].GetPrimaryIndex();
+			return &get;
+		}
+		default:
+			return nullptr;
+		}
+		if (node->children.size() != 1) {
+			return nullptr;
+		}
+		node = node->children[0].get();
+	}
+}
+
+bool TryAbsorb(unique_ptr<LogicalOperator> &op) {
+	auto &order = op->Cast<LogicalOrder>();
+	if (order.HasProjectionMap() || order.children.size() != 1 || order.orders.empty()) {
+		return false;
+	}
+	LogicalGet *scan = nullptr;
+	std::vector<KeyOrder> terms;
+	std::set<idx_t> keys;
+	for (auto &o : order.orders) {
+		// Groups are unique by their keys: once every key is ordered on (ORDER BY ALL does so
+		// first), later terms cannot break a tie and need not be ordered on.
+		if (scan && keys.size() == scan->bind_data->Cast<GroupedBindData>().keys.size()) {
+			break;
+		}
+		if ((o.type != OrderType::ASCENDING && o.type != OrderType::DESCENDING) ||
+		    (o.null_order != OrderByNullType::NULLS_FIRST && o.null_order != OrderByNullType::NULLS_LAST) ||
+		    o.expression->GetExpressionClass() != ExpressionClass::BOUND_COLUMN_REF) {
+			return false;
+		}
+		KeyOrder term;
+		auto *get = ResolveKey(*order.children[0], o.expression->Cast<BoundColumnRefExpression>().binding, term);
+		if (!get || (scan && get != scan)) {
+			return false;
+		}
+		scan = get;
+		keys.insert(term.key);
+		term.descending = o.type == OrderType::DESCENDING;
+		term.nulls_first = o.null_order == OrderByNullType::NULLS_FIRST;
+		terms.push_back(term);
+	}
+	auto &bind = scan->bind_data->Cast<GroupedBindData>();
+	if (!bind.order.empty()) {
+		return false;
+	}
+	bind.order = std::move(terms);
+	op = std::move(order.children[0]);
+	return true;
+}
+
+} // namespace
+
+void AbsorbGroupedOrder(ClientContext &context, unique_ptr<LogicalOperator> &plan) {
+	Value preserve;
+	if (!context.TryGetCurrentSetting("preserve_insertion_order", preserve) || preserve.IsNull() ||
+	    !BooleanValue::Get(preserve.DefaultCastAs(LogicalType::BOOLEAN))) {
+		return;
+	}
+	// Only the query's own ORDER BY: below a join, a window or a LIMIT, order would not reach
+	// the result the way the scan emits it.
+	// (EXPLAIN shows the plan below it as the query runs it.)
+	unique_ptr<LogicalOperator> *node = &plan;
+	while (((*node)->type == LogicalOperatorType::LOGICAL_PROJECTION ||
+	        (*node)->type == LogicalOperatorType::LOGICAL_EXPLAIN) &&
+	       (*node)->children.size() == 1) {
+		node = &(*node)->children[0];
+	}
+	if ((*node)->type == LogicalOperatorType::LOGICAL_ORDER_BY) {
+		TryAbsorb(*node);
+	}
+}
+
+void SortRows(std::vector<vector<Value>> &rows, const std::vector<KeyOrder> &order) {
+	if (order.empty()) {
+		return;
+	}
+	std::sort(rows.begin(), rows.end(), [&](const vector<Value> &a, const vector<Value> &b) {
+		for (auto &term : order) {
+			auto &x = a[term.column], &y = b[term.column];
+			if (x.IsNull() || y.IsNull()) {
+				if (x.IsNull() == y.IsNull()) {
+					continue;
+				}
+				return x.IsNull() == term.nulls_first;
+			}
+			if (x == y) {
+				continue;
+			}
+			return (x < y) != term.descending;
+		}
+		return false;
+	});
+}
+
+} // namespace vortex
