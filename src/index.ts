@@ -8,6 +8,7 @@ export {
   sumBoundHolds,
   decideGroupedPushdown,
   groupedPushdown,
+  groupedOrder,
   STORED_TYPES,
 } from './rules';
 export type { AggregateName, PushdownFlag, PushdownFlags, PushdownRule, PushdownDecision, CompiledRule } from './rules';

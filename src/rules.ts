@@ -16,10 +16,11 @@ export type AggregateName = 'count_star' | 'count' | 'sum' | 'sum_no_overflow' |
 export type PushdownFlag = 'count' | 'sum' | 'avg' | 'min' | 'max';
 
 /**
- * Master switch, one switch per aggregate family, and `grouped` (GROUP BY answered inside the
- * reader); absent means enabled.
+ * Master switch, one switch per aggregate family, `grouped` (GROUP BY answered inside the
+ * reader) and `order` (a pushed GROUP BY emits its groups in the query's ORDER BY, see
+ * {@link groupedOrder}); absent means enabled.
  */
-export type PushdownFlags = Partial<Record<'enabled' | 'grouped' | PushdownFlag, boolean>>;
+export type PushdownFlags = Partial<Record<'enabled' | 'grouped' | 'order' | PushdownFlag, boolean>>;
 
 /**
  * GROUP BY pushdown applies the same allow-list per group, with the same rewrites (an all-NULL
@@ -45,6 +46,19 @@ export type PushdownFlags = Partial<Record<'enabled' | 'grouped' | PushdownFlag,
  *   statistics, or decoded and filtered).
  */
 export const groupedPushdown = Object.freeze({ setting: 'vortex_pushdown_grouped' });
+
+/**
+ * The query's own ORDER BY over a pushed GROUP BY's keys is taken into the grouped scan, which
+ * emits its groups sorted (DuckDB's sort of a few rows costs more than the pushed aggregate).
+ * Exact by construction: every term up to the one that orders the last key must be a group key
+ * (as DuckDB bound it, or under its compressed materialization, which preserves order) of a type
+ * whose sort order is its value order — integers, DECIMAL, BOOLEAN, DATE, TIME, TIMESTAMP[_TZ],
+ * VARCHAR without collation — with the direction and NULL order the binder resolved; the rows
+ * are sorted with DuckDB's own Value comparison. Left to DuckDB: sorts on aggregate results,
+ * expressions or collations, LIMIT (Top-N), a sort below a join or a LIMIT, and any sort while
+ * `preserve_insertion_order` is off. Lives in native/duckdb/grouped_order.cpp.
+ */
+export const groupedOrder = Object.freeze({ setting: 'vortex_pushdown_order' });
 
 /** How the native kernels are asked to compute, and how their Vortex-semantics result is rewritten. */
 export interface PushdownRule {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { pushedAggregates, pushedLines } from '../src/explain';
+import { setPushdown } from '../src/index';
 import { answerText, explain, openDb, rows, sqlString, tempDir } from './helpers';
 
 // A query's ORDER BY over the keys of a pushed GROUP BY is taken into the grouped scan, which
@@ -18,7 +19,7 @@ beforeAll(async () => {
 });
 
 afterEach(async () => {
-  for (const s of ['threads', 'default_null_order', 'default_order', 'preserve_insertion_order', 'vortex_pushdown']) {
+  for (const s of ['threads', 'default_null_order', 'default_order', 'preserve_insertion_order', 'vortex_pushdown', 'vortex_pushdown_order']) {
     await conn.run(`RESET ${s}`);
   }
 });
@@ -192,6 +193,16 @@ describe('orders the scan does not take stay DuckDB\'s, and correct', () => {
     const query = (from: string) => shape.replaceAll('SRC', from);
     expect(await absorbed(query(scan)), query(scan)).toBe(false);
     await expectSameOrder(query, scan, table);
+  });
+
+  it('has its own switch, vortex_pushdown_order, leaving the GROUP BY pushed', async () => {
+    const query = (from: string) => `SELECT s, k, count(*) FROM ${from} GROUP BY s, k ORDER BY s, k DESC`;
+    await setPushdown(conn, { order: false });
+    expect(await absorbed(query(scan))).toBe(false);
+    expect(await explain(conn, query(scan))).toContain('Pushed Groups');
+    await expectSameOrder(query, scan, table);
+    await setPushdown(conn, { order: true });
+    expect(await absorbed(query(scan))).toBe(true);
   });
 
   it('leaves the sort to DuckDB where it does not preserve insertion order', async () => {

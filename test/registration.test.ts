@@ -23,7 +23,7 @@ describe('registerVortex', () => {
     expect(settings).toEqual([
       ['vortex_pushdown', 'true'], ['vortex_pushdown_avg', 'true'], ['vortex_pushdown_count', 'true'],
       ['vortex_pushdown_grouped', 'true'], ['vortex_pushdown_max', 'true'], ['vortex_pushdown_min', 'true'],
-      ['vortex_pushdown_sum', 'true'],
+      ['vortex_pushdown_order', 'true'], ['vortex_pushdown_sum', 'true'],
     ]);
     expect(await rows(conn, "SELECT value FROM duckdb_settings() WHERE name = 'vortex_metadata_cache_size'")).toEqual([['64MiB']]);
   });

@@ -6,6 +6,7 @@
 #include "duckdb/planner/operator/logical_order.hpp"
 #include "duckdb/planner/operator/logical_projection.hpp"
 #include "grouped_aggregate.hpp"
+#include "settings.hpp"
 
 #include <algorithm>
 #include <set>
@@ -156,6 +157,9 @@ bool TryAbsorb(unique_ptr<LogicalOperator> &op) {
 } // namespace
 
 void AbsorbGroupedOrder(ClientContext &context, unique_ptr<LogicalOperator> &plan) {
+	if (!SettingEnabled(context, kOrderPushdownSetting)) {
+		return;
+	}
 	Value preserve;
 	if (!context.TryGetCurrentSetting("preserve_insertion_order", preserve) || preserve.IsNull() ||
 	    !BooleanValue::Get(preserve.DefaultCastAs(LogicalType::BOOLEAN))) {

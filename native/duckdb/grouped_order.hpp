@@ -25,8 +25,8 @@ struct KeyOrder {
 //! every ORDER BY term up to the one that completes the keys is a plain reference to a group
 //! key of a type whose order is its value order (no collation, no float), the sort moves into
 //! the scan and the ORDER BY node goes.
-//! Only while DuckDB preserves insertion order (else it may reorder the scan's rows). Any other
-//! plan is left as it is.
+//! Only while DuckDB preserves insertion order (else it may reorder the scan's rows), and while
+//! `vortex_pushdown_order` is on. Any other plan is left as it is.
 void AbsorbGroupedOrder(duckdb::ClientContext &context, duckdb::unique_ptr<duckdb::LogicalOperator> &plan);
 
 //! Sorts output rows as DuckDB's ORDER BY does: NULLs where the term says, values by DuckDB's

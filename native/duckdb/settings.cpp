@@ -8,6 +8,7 @@ const char *const kPushdownSettings[6] = {"vortex_pushdown",     "vortex_pushdow
                                           "vortex_pushdown_avg", "vortex_pushdown_min",   "vortex_pushdown_max"};
 
 const char *const kGroupedPushdownSetting = "vortex_pushdown_grouped";
+const char *const kOrderPushdownSetting = "vortex_pushdown_order";
 const char *const kMetadataCacheSizeSetting = "vortex_metadata_cache_size";
 
 size_t ParseCacheSize(const std::string &text) {
@@ -61,6 +62,9 @@ void RegisterSettings(DBConfig &config) {
 		                          LogicalType::BOOLEAN, Value::BOOLEAN(true));
 	}
 	config.AddExtensionOption(kGroupedPushdownSetting, "Allow answering GROUP BY aggregates inside vortex_scan",
+	                          LogicalType::BOOLEAN, Value::BOOLEAN(true));
+	config.AddExtensionOption(kOrderPushdownSetting,
+	                          "Allow a pushed GROUP BY to emit its groups in the query's ORDER BY on its keys",
 	                          LogicalType::BOOLEAN, Value::BOOLEAN(true));
 }
 

@@ -7,6 +7,7 @@ namespace vortex {
 extern const char *const kPushdownSettings[6];
 //! BOOLEAN, default true: GROUP BY aggregates may be answered inside the reader.
 extern const char *const kGroupedPushdownSetting;
+extern const char *const kOrderPushdownSetting; //! ORDER BY on a pushed GROUP BY's keys (grouped_order.hpp)
 
 void RegisterSettings(duckdb::DBConfig &config);
 //! Current value (SET or SET GLOBAL) of a BOOLEAN setting; true when unset.
