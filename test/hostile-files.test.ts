@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openDb, sqlString, tempDir } from './helpers';
-import { Bytes, type Chunk, type Column, forge, intStats, le, plainFixed, plainStrings, type Stats, TYPE } from './workers/vtx-forge';
+import { Bytes, type Chunk, type Column, constantFixed, dictFixed, forFixed, forge, intStats, le, plainFixed, plainStrings, runsFixed, type Stats, TYPE } from './workers/vtx-forge';
 
 describe('hostile .vtx files', () => {
   const dir = tempDir('vtx-hostile-');
@@ -71,6 +71,50 @@ describe('hostile .vtx files', () => {
       const q = one(type, plainFixed([good], width), { rows: 1, min: le(bad, width), max: le(bad, width), intSum: sum(bad, 1n) }, extra);
       await refuses(`SELECT max(c) FROM vortex_scan(${sqlString(q)})`, q, /statistics of a .* column hold a value outside its domain/);
     }
+    // The encoded forms. A constant, the run values or the dictionary, or the two ends of a
+    // frame-of-reference range, all in the domain, prove every row to be (nothing is checked
+    // per row); where they do not, each row is checked, so a frame or a dictionary wider than
+    // the values it holds is no error and only a value out of the domain is.
+    const rows = 130; // more than two 64-row blocks, and a partial one
+    const bools = Array.from({ length: rows }, (_, i) => BigInt((i * 7) % 3 === 0 ? 1 : 0));
+    const boolStats = { rows, min: le(0n, 1), max: le(1n, 1), intSum: bools.reduce((a, b) => a + b, 0n) };
+    const accepted: Array<[string, Uint8Array]> = [
+      ['1-bit frame', forFixed(0n, bools, 1)],
+      ['2-bit frame, values 0/1', forFixed(0n, bools, 2)],
+      ['frame from 1, deltas 0', forFixed(1n, bools.map(() => 0n), 1)],
+      ['dictionary with an unused entry 7', dictFixed([0n, 1n, 7n], bools.map(Number), 1)],
+      ['runs', runsFixed([1n, 0n], [1, rows], 1)],
+    ];
+    for (const [what, body] of accepted) {
+      const p = one(TYPE.BOOLEAN, body, what === 'frame from 1, deltas 0' ? { rows, min: le(1n, 1), max: le(1n, 1), intSum: BigInt(rows) } : what === 'runs' ? { rows, min: le(0n, 1), max: le(1n, 1), intSum: 1n } : boolStats);
+      const r = await result(`SELECT count(*), count(*) FILTER (WHERE c), count(*) FILTER (WHERE NOT c) FROM vortex_scan(${sqlString(p)})`);
+      expect(r[0][0], what).toBe(BigInt(rows));
+      expect((r[0][1] as bigint) + (r[0][2] as bigint), what).toBe(BigInt(rows));
+    }
+    const badBools = bools.map((v, i) => (i === rows - 1 ? 2n : v));
+    const refused: Array<[string, Uint8Array]> = [
+      ['2-bit frame holding a 2 in its last, partial block', forFixed(0n, badBools, 2)],
+      ['frame from 2', forFixed(2n, bools.map(() => 0n), 1)],
+      ['1-bit frame from 1 (values 1 and 2)', forFixed(1n, bools, 1)],
+      ['constant 2', constantFixed(2n, 1)],
+      ['dictionary entry 2 in use', dictFixed([0n, 2n], bools.map(Number), 1)],
+      ['run of 2', runsFixed([1n, 2n], [1, rows], 1)],
+    ];
+    for (const [what, body] of refused) {
+      const p = one(TYPE.BOOLEAN, body, boolStats);
+      await refuses(scan(p), p, /holds a boolean other than true or false/).catch((e: Error) => {
+        throw new Error(`${what}: ${e.message}`);
+      });
+    }
+    // DECIMAL(4,1) in a frame: -999.9 to 999.9 spans 15 bits, whose range reaches 2276.8.
+    const decs = [-9999n, 0n, 9999n, 1234n];
+    const sign16 = 1n << 15n;
+    const dec = (values: bigint[]) => forFixed(BigInt.asUintN(16, -9999n) ^ sign16, values.map((v) => v + 9999n), 15);
+    const decStats = { rows: 4, min: le(-9999n, 2), max: le(9999n, 2), intSum: decs.reduce((a, b) => a + b, 0n) };
+    const good = one(TYPE.DECIMAL, dec(decs), decStats, { precision: 4, scale: 1 });
+    expect(await result(`SELECT sum(c)::VARCHAR, min(c)::VARCHAR, max(c)::VARCHAR FROM vortex_scan(${sqlString(good)})`)).toEqual([['123.4', '-999.9', '999.9']]);
+    const bad = one(TYPE.DECIMAL, dec([-9999n, 0n, 10000n, 1234n]), decStats, { precision: 4, scale: 1 });
+    await refuses(scan(bad), bad, /holds a DECIMAL with more digits than its precision/);
     for (const bits of [(1n << 64n) - 1n, (86_400_000_001n << 24n)]) {
       const p = one(TYPE.TIMETZ, plainFixed([bits], 8), { rows: 1 });
       await refuses(scan(p), p, /TIME WITH TIME ZONE outside its range/);

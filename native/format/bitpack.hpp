@@ -37,6 +37,10 @@ inline void Unpack(const uint64_t *words, uint64_t n, uint8_t bw, SINK &&sink) {
 	}
 }
 
+//! One byte per value from 1-bit packed values: `zero` where the bit is 0, `one` where it is 1.
+//! Eight values per step (each byte of bits spread to eight bytes with one multiply).
+void UnpackBitsToBytes(const uint64_t *words, uint64_t n, uint8_t zero, uint8_t one, uint8_t *out);
+
 namespace detail {
 
 //! 64 values of BW bits occupy exactly BW words: with BW a constant and the loop unrolled,

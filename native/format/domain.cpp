@@ -103,19 +103,26 @@ bool FastCheck(const ColumnType &type, const uint8_t *values, uint64_t n, int128
 
 } // namespace
 
-void CheckDomain(const ColumnType &type, const uint8_t *values, uint64_t n) {
+bool ValuesInDomain(const ColumnType &type, const uint8_t *values, uint64_t n) {
 	if (!HasRestrictedDomain(type)) {
-		return;
+		return true;
 	}
 	const auto width = type.ByteWidth();
 	const int128 bound = type.id == TypeId::DECIMAL ? PowerOfTen(type.width) : 0;
 	if (FastCheck(type, values, n, bound)) {
-		return;
+		return true;
 	}
 	for (uint64_t i = 0; i < n; i++) {
 		if (!ValueOk(type, values + i * width, bound)) {
-			throw FormatError(std::string("column of type ") + type.ToString() + " holds " + Describe(type));
+			return false;
 		}
+	}
+	return true;
+}
+
+void CheckDomain(const ColumnType &type, const uint8_t *values, uint64_t n) {
+	if (!ValuesInDomain(type, values, n)) {
+		throw FormatError(std::string("column of type ") + type.ToString() + " holds " + Describe(type));
 	}
 }
 

@@ -14,6 +14,9 @@ namespace vtx {
 //! Whether the type restricts its storage at all (BOOLEAN, DECIMAL, TIME, TIME WITH TIME ZONE).
 bool HasRestrictedDomain(const ColumnType &type);
 
+//! Whether all `n` values (each ByteWidth() bytes) lie in the type's domain.
+bool ValuesInDomain(const ColumnType &type, const uint8_t *values, uint64_t n);
+
 //! Throws FormatError unless all `n` values (each ByteWidth() bytes) lie in the type's domain.
 void CheckDomain(const ColumnType &type, const uint8_t *values, uint64_t n);
 

@@ -436,8 +436,20 @@ Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out) {
 	return best;
 }
 
+// Whether `count` values, a superset of those an encoding can produce, all lie in the type's
+// domain. When not, nothing is decided: the decoded rows are then checked one by one (a
+// dictionary entry no row uses, or a frame wider than its values, is no error).
 template <class U>
-void DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc, DecodedColumn &out,
+bool Within(const ColumnType &type, const U *values, uint64_t count) {
+	return ValuesInDomain(type, reinterpret_cast<const uint8_t *>(values), count);
+}
+
+// Decodes fixed-width values into `out`. Returns true when the encoding's own parameters already
+// prove every decoded value to lie in the type's domain (a constant, the run values, the
+// dictionary, or the two ends of a frame-of-reference range, checked once each), so that the
+// caller need not check the values row by row.
+template <class U>
+bool DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc, DecodedColumn &out,
                  const RowRange *range) {
 	if (enc == Encoding::PLAIN) {
 		auto src = n ? r.Take(n * sizeof(U)) : nullptr;
@@ -448,7 +460,7 @@ void DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc
 			out.fixed.resize(n * sizeof(U));
 			std::memcpy(out.fixed.data(), src, n * sizeof(U));
 		}
-		return;
+		return false;
 	}
 	out.fixed.resize(n * sizeof(U));
 	U *dst = reinterpret_cast<U *>(out.fixed.data());
@@ -466,7 +478,7 @@ void DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc
 		for (uint64_t i = 0; i < n; i++) {
 			dst[i] = v;
 		}
-		break;
+		return Within(type, &v, 1);
 	}
 	case Encoding::FOR_BITPACK: {
 		auto kind = type.Kind();
@@ -477,9 +489,32 @@ void DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc
 		auto ref = r.U64();
 		uint8_t bw;
 		auto words = ReadPackedRows(r, n, sizeof(U) * 8, bw, b, e);
-		UnpackTo<sizeof(U) * 8>(words.data(), e - b, bw, dst + b,
-		                        [ref, sign](uint64_t d) { return static_cast<U>((ref + d) ^ sign); });
-		break;
+		auto value = [ref, sign](uint64_t d) { return static_cast<U>((ref + d) ^ sign); };
+		// The largest delta decoded: with it, the values' range (below) is known at the cost of
+		// one max per value, where checking the values afterwards takes a second pass.
+		uint64_t span = 0;
+		if (sizeof(U) == 1 && bw == 1) {
+			// Booleans (and 1-bit byte columns): eight rows per step.
+			UnpackBitsToBytes(words.data(), e - b, static_cast<uint8_t>(value(0)), static_cast<uint8_t>(value(1)),
+			                  reinterpret_cast<uint8_t *>(dst + b));
+			span = 1;
+		} else if (HasRestrictedDomain(type)) {
+			UnpackTo<sizeof(U) * 8>(words.data(), e - b, bw, dst + b, [&](uint64_t d) {
+				span = d > span ? d : span;
+				return value(d);
+			});
+		} else {
+			UnpackTo<sizeof(U) * 8>(words.data(), e - b, bw, dst + b, value);
+		}
+		// Every value is ref + d for d <= span, so where that range does not wrap in U, the
+		// values lie between its two ends in the type's order (the sign flip keeps it). Every
+		// restricted domain but TIME WITH TIME ZONE's is one interval in that order.
+		const uint64_t top = sizeof(U) >= 8 ? ~uint64_t(0) : (uint64_t(1) << (sizeof(U) * 8)) - 1;
+		if (!HasRestrictedDomain(type) || type.id == TypeId::TIME_TZ || ref > top || span > top - ref) {
+			return false;
+		}
+		const U ends[2] = {value(0), value(span)};
+		return Within(type, ends, 2);
 	}
 	case Encoding::RLE: {
 		auto runs = r.Count(sizeof(U) + 4);
@@ -499,7 +534,7 @@ void DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc
 		if (pos != n) {
 			throw FormatError("run-length runs cover " + std::to_string(pos) + " of " + std::to_string(n) + " rows");
 		}
-		break;
+		return ValuesInDomain(type, values, runs);
 	}
 	case Encoding::DICTIONARY: {
 		auto d = r.Count(sizeof(U));
@@ -518,19 +553,20 @@ void DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc
 		if (bad) {
 			throw FormatError("dictionary code out of range");
 		}
-		break;
+		return ValuesInDomain(type, dict, d);
 	}
 	case Encoding::ALP:
 		if constexpr (sizeof(U) == 4 || sizeof(U) == 8) {
 			if (type.Kind() == PhysicalKind::FLOAT) {
 				DecodeAlp<std::conditional_t<sizeof(U) == 8, double, float>>(n, r, dst, b, e);
-				break;
+				return false; // floats: no restricted domain
 			}
 		}
 		throw FormatError("ALP encoding used for a " + type.ToString() + " column");
 	default:
 		throw FormatError("unknown encoding " + std::to_string(static_cast<int>(enc)));
 	}
+	return false;
 }
 
 // ---- strings -----------------------------------------------------------------------
@@ -718,6 +754,7 @@ void DecodeChunk(const ColumnType &type, uint64_t rows, ByteBuffer &&body, Decod
 	}
 	ByteReader r(out.buffer.data() + start, out.buffer.size() - start, "segment");
 	ReadValidity(r, rows, out);
+	bool domain_checked = false; // by the encoding's parameters, for every value it can produce
 	if (out.all_null && rows > 0) {
 		if (type.IsString()) {
 			out.strings.assign(rows, StringRef {"", 0});
@@ -730,11 +767,11 @@ void DecodeChunk(const ColumnType &type, uint64_t rows, ByteBuffer &&body, Decod
 			DecodeStrings(rows, r, enc, type.id == TypeId::VARCHAR, out);
 		} else {
 			switch (type.ByteWidth()) {
-			case 1: DecodeFixed<uint8_t>(type, rows, r, enc, out, range); break;
-			case 2: DecodeFixed<uint16_t>(type, rows, r, enc, out, range); break;
-			case 4: DecodeFixed<uint32_t>(type, rows, r, enc, out, range); break;
-			case 8: DecodeFixed<uint64_t>(type, rows, r, enc, out, range); break;
-			case 16: DecodeFixed<uint128>(type, rows, r, enc, out, range); break;
+			case 1: domain_checked = DecodeFixed<uint8_t>(type, rows, r, enc, out, range); break;
+			case 2: domain_checked = DecodeFixed<uint16_t>(type, rows, r, enc, out, range); break;
+			case 4: domain_checked = DecodeFixed<uint32_t>(type, rows, r, enc, out, range); break;
+			case 8: domain_checked = DecodeFixed<uint64_t>(type, rows, r, enc, out, range); break;
+			case 16: domain_checked = DecodeFixed<uint128>(type, rows, r, enc, out, range); break;
 			default: throw FormatError("cannot decode type " + type.ToString());
 			}
 		}
@@ -746,7 +783,7 @@ void DecodeChunk(const ColumnType &type, uint64_t rows, ByteBuffer &&body, Decod
 	// Only those: under a range the others hold whatever the buffer held. The decoded rows are
 	// made explicit here ([0, rows) unless a range narrowed them), so there is one case to check.
 	out.decoded_end = std::min<uint64_t>(out.decoded_end, rows);
-	if (!type.IsString()) {
+	if (!type.IsString() && !domain_checked) {
 		CheckDomain(type, out.Fixed() + out.decoded_begin * type.ByteWidth(), out.decoded_end - out.decoded_begin);
 	}
 }

@@ -155,6 +155,29 @@ export function constantFixed(value: bigint, width: number): Uint8Array {
   return new Bytes().u8(0).u8(1).int(value, width).done();
 }
 
+/** All valid, frame of reference + bit-packing: value = (ref + delta) XOR sign, truncated to the width. */
+export function forFixed(ref: bigint, deltas: bigint[], bw: number): Uint8Array {
+  const w = new Bytes().u8(0).u8(2).int(ref, 8);
+  packed(w, deltas, bw);
+  return w.done();
+}
+
+/** All valid, run-length: `values[k]` up to row `ends[k]` (exclusive). */
+export function runsFixed(values: bigint[], ends: number[], width: number): Uint8Array {
+  const w = new Bytes().u8(0).u8(3).varint(values.length);
+  for (const v of values) w.int(v, width);
+  for (const e of ends) w.u32(e);
+  return w.done();
+}
+
+/** All valid, dictionary: `entries`, then one code per row. */
+export function dictFixed(entries: bigint[], codes: number[], width: number): Uint8Array {
+  const w = new Bytes().u8(0).u8(4).varint(entries.length);
+  for (const v of entries) w.int(v, width);
+  packed(w, codes.map(BigInt), 32);
+  return w.done();
+}
+
 /** All valid, plain string block (lengths bit-packed at 32 bits). */
 export function plainStrings(values: Uint8Array[]): Uint8Array {
   const w = new Bytes().u8(0).u8(0);
