@@ -50,6 +50,24 @@ export async function time(conn, sql, { runs = 5, warmup = 1 } = {}) {
   return { ms: t[Math.floor(t.length / 2)], rows: result.getRowsJS() };
 }
 
+/**
+ * Medians of several queries timed in alternation (one run of each per round), so that a
+ * change in the machine's state during the measurement reaches all of them alike: for ratios
+ * between fast queries (a pushed query against SELECT 1).
+ */
+export async function timeInterleaved(conn, sqls, { runs = 31, warmup = 3 } = {}) {
+  for (const sql of sqls) for (let i = 0; i < warmup; i++) await conn.runAndReadAll(sql);
+  const t = sqls.map(() => []);
+  for (let i = 0; i < runs; i++) {
+    for (let k = 0; k < sqls.length; k++) {
+      const start = process.hrtime.bigint();
+      await conn.runAndReadAll(sqls[k]);
+      t[k].push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+  }
+  return t.map((xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)]);
+}
+
 export async function timeOnce(conn, sql) {
   const start = process.hrtime.bigint();
   await conn.run(sql);
