@@ -1,5 +1,6 @@
 #include "grouped_order.hpp"
 
+#include "duckdb/function/create_sort_key.hpp"
 #include "duckdb/planner/expression/bound_columnref_expression.hpp"
 #include "duckdb/planner/expression/bound_function_expression.hpp"
 #include "duckdb/planner/operator/logical_get.hpp"
@@ -9,6 +10,7 @@
 #include "settings.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <set>
 
 namespace vortex {
@@ -180,25 +182,46 @@ void AbsorbGroupedOrder(ClientContext &context, unique_ptr<LogicalOperator> &pla
 }
 
 void SortRows(std::vector<vector<Value>> &rows, const std::vector<KeyOrder> &order) {
-	if (order.empty()) {
+	if (order.empty() || rows.size() < 2) {
 		return;
 	}
-	std::sort(rows.begin(), rows.end(), [&](const vector<Value> &a, const vector<Value> &b) {
-		for (auto &term : order) {
-			auto &x = a[term.column], &y = b[term.column];
-			if (x.IsNull() || y.IsNull()) {
-				if (x.IsNull() == y.IsNull()) {
-					continue;
-				}
-				return x.IsNull() == term.nulls_first;
-			}
-			if (x == y) {
-				continue;
-			}
-			return (x < y) != term.descending;
+	// DuckDB's own sort keys (as create_sort_key makes them): one byte string per row whose
+	// bytewise order is the ORDER BY's, NULL order and direction included, built a column at a
+	// time; the rows are then sorted by comparing those strings.
+	const idx_t n = rows.size();
+	vector<LogicalType> types;
+	vector<OrderModifiers> modifiers;
+	for (auto &term : order) {
+		types.push_back(rows[0][term.column].type());
+		modifiers.emplace_back(term.descending ? OrderType::DESCENDING : OrderType::ASCENDING,
+		                       term.nulls_first ? OrderByNullType::NULLS_FIRST : OrderByNullType::NULLS_LAST);
+	}
+	DataChunk keys;
+	keys.Initialize(Allocator::DefaultAllocator(), types, n);
+	for (idx_t c = 0; c < order.size(); c++) {
+		for (idx_t r = 0; r < n; r++) {
+			keys.data[c].SetValue(r, rows[r][order[c].column]);
 		}
-		return false;
+	}
+	keys.SetCardinality(n);
+	Vector sort_keys(LogicalType::BLOB, n);
+	CreateSortKeyHelpers::CreateSortKey(keys, modifiers, sort_keys);
+	auto key = FlatVector::GetData<string_t>(sort_keys);
+	std::vector<idx_t> permutation(n);
+	for (idx_t r = 0; r < n; r++) {
+		permutation[r] = r;
+	}
+	std::sort(permutation.begin(), permutation.end(), [&](idx_t a, idx_t b) {
+		const auto &x = key[a], &y = key[b];
+		const int c = std::memcmp(x.GetData(), y.GetData(), std::min(x.GetSize(), y.GetSize()));
+		return c != 0 ? c < 0 : x.GetSize() < y.GetSize();
 	});
+	std::vector<vector<Value>> sorted;
+	sorted.reserve(n);
+	for (auto r : permutation) {
+		sorted.push_back(std::move(rows[r]));
+	}
+	rows = std::move(sorted);
 }
 
 } // namespace vortex

@@ -29,8 +29,8 @@ struct KeyOrder {
 //! `vortex_pushdown_order` is on. Any other plan is left as it is.
 void AbsorbGroupedOrder(duckdb::ClientContext &context, duckdb::unique_ptr<duckdb::LogicalOperator> &plan);
 
-//! Sorts output rows as DuckDB's ORDER BY does: NULLs where the term says, values by DuckDB's
-//! own comparison. Rows equal on every term keep no particular order, as in DuckDB.
+//! Sorts output rows as DuckDB's ORDER BY does, by DuckDB's own sort keys. Rows equal on every
+//! term keep no particular order, as in DuckDB.
 void SortRows(std::vector<duckdb::vector<duckdb::Value>> &rows, const std::vector<KeyOrder> &order);
 
 } // namespace vortex
