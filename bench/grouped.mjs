@@ -46,12 +46,11 @@ for (const [name, keys] of Object.entries(CASES)) {
   const src = sources(keys, name);
   const plan = (await conn.runAndReadAll(`EXPLAIN ${sql(src.vtx)}`)).getRowsJS().map((r) => r[1]).join('');
   const isPushed = plan.includes('Pushed Groups');
-  // The hive key's pushed query takes about 1.5 ms: it is timed in alternation with SELECT 1,
-  // 31 rounds, as its ratio to SELECT 1 is the figure that matters.
-  const pushed = keys === 'part' ? { ms: 0, rows: (await conn.runAndReadAll(sql(src.vtx))).getRowsJS() } : await time(conn, sql(src.vtx), { runs: args.runs });
-  const one = { ms: 0 };
-  if (keys === 'part') [pushed.ms, one.ms] = await timeInterleaved(conn, [sql(src.vtx), 'SELECT 1'], { runs: Math.max(args.runs, 31) });
-  else one.ms = (await time(conn, 'SELECT 1', { runs: 31, warmup: 3 })).ms;
+  // The pushed query in alternation with SELECT 1: for the hive key (about 1.5 ms, 31 rounds)
+  // their ratio is the figure that matters.
+  const [pushedMs, oneMs] = await timeInterleaved(conn, [sql(src.vtx), 'SELECT 1'], { runs: keys === 'part' ? Math.max(args.runs, 31) : args.runs });
+  const pushed = { ms: pushedMs, rows: (await conn.runAndReadAll(sql(src.vtx))).getRowsJS() };
+  const one = { ms: oneMs };
   await conn.run('SET vortex_pushdown = false');
   const off = await time(conn, sql(src.vtx), { runs: args.runs });
   await conn.run('SET vortex_pushdown = true');

@@ -51,11 +51,10 @@ export const groupedPushdown = Object.freeze({ setting: 'vortex_pushdown_grouped
  * The query's own ORDER BY over a pushed GROUP BY's keys is taken into the grouped scan, which
  * emits its groups sorted (DuckDB's sort of a few rows costs more than the pushed aggregate).
  * Exact by construction: every term up to the one that orders the last key must be a group key
- * (as DuckDB bound it, or under its compressed materialization, which preserves order) of a type
- * whose sort order is its value order — integers, DECIMAL, BOOLEAN, DATE, TIME, TIMESTAMP[_TZ],
- * VARCHAR without collation — with the direction and NULL order the binder resolved; the rows
- * are sorted with DuckDB's own Value comparison. Left to DuckDB: sorts on aggregate results,
- * expressions or collations, LIMIT (Top-N), a sort below a join or a LIMIT, and any sort while
+ * (as DuckDB bound it, or under its compressed materialization, which preserves order), with the
+ * direction and NULL order the binder resolved; the rows are sorted by DuckDB's own sort keys
+ * (those `create_sort_key` builds). Left to DuckDB: sorts on aggregate results, expressions or
+ * collations, LIMIT (Top-N), a sort below a join or a LIMIT, and any sort while
  * `preserve_insertion_order` is off. Lives in native/duckdb/grouped_order.cpp.
  */
 export const groupedOrder = Object.freeze({ setting: 'vortex_pushdown_order' });

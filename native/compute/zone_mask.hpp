@@ -19,9 +19,6 @@ public:
 	void And(const Predicate &p, const ColumnType &type, const DecodedColumn &chunk);
 	//! One byte per row of the zone, 1 where every filter given to And() holds.
 	const uint8_t *Rows();
-	uint64_t size() const {
-		return rows_;
-	}
 
 private:
 	std::vector<uint8_t> mask_, scratch_;

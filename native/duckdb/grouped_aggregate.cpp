@@ -409,7 +409,7 @@ InsertionOrderPreservingMap<string> GroupedToString(TableFunctionToStringInput &
 	auto &bind = input.bind_data->Cast<GroupedBindData>();
 	string groups, list;
 	for (auto k : bind.keys) {
-		groups += (groups.empty() ? "" : "\n") + (bind.IsHive(k) ? bind.hive.keys[k - bind.fields.size()] : bind.fields[k].name);
+		groups += (groups.empty() ? "" : "\n") + bind.KeyName(k);
 	}
 	for (auto &a : bind.aggregates) {
 		list += (list.empty() ? "" : "\n") + a.display;
@@ -419,9 +419,7 @@ InsertionOrderPreservingMap<string> GroupedToString(TableFunctionToStringInput &
 	if (!bind.order.empty()) {
 		string order;
 		for (auto &term : bind.order) {
-			auto k = bind.keys[term.key];
-			order += (order.empty() ? "" : "\n") +
-			         (bind.IsHive(k) ? bind.hive.keys[k - bind.fields.size()] : bind.fields[k].name) +
+			order += (order.empty() ? "" : "\n") + bind.KeyName(bind.keys[term.key]) +
 			         (term.descending ? " DESC" : " ASC") + (term.nulls_first ? " NULLS FIRST" : " NULLS LAST");
 		}
 		result["Pushed Order"] = order;

@@ -26,6 +26,10 @@ struct GroupedBindData : public duckdb::TableFunctionData {
 	bool IsHive(duckdb::idx_t column) const {
 		return column >= fields.size();
 	}
+	//! The name of a key column: a field's, or a hive partition key's.
+	const std::string &KeyName(duckdb::idx_t column) const {
+		return IsHive(column) ? hive.keys[column - fields.size()] : fields[column].name;
+	}
 	bool SupportStatementCache() const override {
 		return false;
 	}

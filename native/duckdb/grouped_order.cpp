@@ -1,11 +1,12 @@
 #include "grouped_order.hpp"
 
 #include "duckdb/function/create_sort_key.hpp"
-#include "duckdb/planner/expression/bound_columnref_expression.hpp"
 #include "duckdb/planner/expression/bound_function_expression.hpp"
+#include "duckdb/planner/expression/bound_columnref_expression.hpp"
 #include "duckdb/planner/operator/logical_get.hpp"
 #include "duckdb/planner/operator/logical_order.hpp"
 #include "duckdb/planner/operator/logical_projection.hpp"
+#include "compressed_materialization.hpp"
 #include "grouped_aggregate.hpp"
 #include "settings.hpp"
 
@@ -19,55 +20,6 @@ using namespace duckdb;
 
 namespace {
 
-//! Types whose ORDER BY is the order of their values as DuckDB's Value compares them. Not
-//! floats (NaN, -0.0), nested, intervals, enums, blobs or UUIDs: their sort has rules of its own.
-bool ValueOrdered(const LogicalType &t) {
-	switch (t.id()) {
-	case LogicalTypeId::BOOLEAN:
-	case LogicalTypeId::TINYINT:
-	case LogicalTypeId::SMALLINT:
-	case LogicalTypeId::INTEGER:
-	case LogicalTypeId::BIGINT:
-	case LogicalTypeId::HUGEINT:
-	case LogicalTypeId::UTINYINT:
-	case LogicalTypeId::USMALLINT:
-	case LogicalTypeId::UINTEGER:
-	case LogicalTypeId::UBIGINT:
-	case LogicalTypeId::UHUGEINT:
-	case LogicalTypeId::DECIMAL:
-	case LogicalTypeId::DATE:
-	case LogicalTypeId::TIME:
-	case LogicalTypeId::TIMESTAMP:
-	case LogicalTypeId::TIMESTAMP_SEC:
-	case LogicalTypeId::TIMESTAMP_MS:
-	case LogicalTypeId::TIMESTAMP_NS:
-	case LogicalTypeId::TIMESTAMP_TZ:
-		return true;
-	case LogicalTypeId::VARCHAR:
-		// A collated column (or a default collation) reaches ORDER BY through a collation
-		// function, not as a plain reference; the type itself carries none here.
-		return StringType::GetCollation(t).empty();
-	default:
-		return false;
-	}
-}
-
-//! DuckDB's compressed materialization narrows sort and group keys below an ORDER BY or GROUP
-//! BY and widens them above: integers minus a constant, short strings packed into integers.
-//! Its own sort orders on the narrowed values, so these functions preserve order.
-bool OrderPreserving(const Expression &e) {
-	if (e.GetExpressionClass() != ExpressionClass::BOUND_FUNCTION) {
-		return false;
-	}
-	auto &fn = e.Cast<BoundFunctionExpression>();
-	auto &name = fn.function.name;
-	return !fn.children.empty() &&
-	       (StringUtil::StartsWith(name, "__internal_compress_integral_") ||
-	        StringUtil::StartsWith(name, "__internal_compress_string_") ||
-	        StringUtil::StartsWith(name, "__internal_decompress_integral_") ||
-	        StringUtil::StartsWith(name, "__internal_decompress_string"));
-}
-
 //! The grouped scan below `node` through projections of plain references and filters, and the
 //! key and output position that `binding` reaches; null where anything else is in the way.
 LogicalGet *ResolveKey(LogicalOperator &top, ColumnBinding binding, KeyOrder &term) {
@@ -80,7 +32,7 @@ LogicalGet *ResolveKey(LogicalOperator &top, ColumnBinding binding, KeyOrder &te
 				return nullptr;
 			}
 			auto *e = proj.expressions[binding.column_index].get();
-			if (OrderPreserving(*e)) {
+			if (IsCompressFunction(*e) || IsDecompressFunction(*e)) { // they keep the order
 				e = e->Cast<BoundFunctionExpression>().children[0].get();
 			}
 			if (e->GetExpressionClass() != ExpressionClass::BOUND_COLUMN_REF) {
@@ -99,9 +51,8 @@ LogicalGet *ResolveKey(LogicalOperator &top, ColumnBinding binding, KeyOrder &te
 				return nullptr;
 			}
 			auto &ids = get.GetColumnIds();
-			if (binding.column_index >= ids.size() || ids[binding.column_index].GetPrimaryIndex() >= bind->keys.size() ||
-			    !ValueOrdered(get.returned_types[ids[binding.column_index].GetPrimaryIndex()])) {
-				return nullptr; // an aggregate's result, not a key; or a key sorted by rules of its own
+			if (binding.column_index >= ids.size() || ids[binding.column_index].GetPrimaryIndex() >= bind->keys.size()) {
+				return nullptr; // an aggregate's result, not a key
 			}
 			term.column = binding.column_index;
 			term.key = ids[binding.column_index].GetPrimaryIndex();
@@ -147,11 +98,7 @@ bool TryAbsorb(unique_ptr<LogicalOperator> &op) {
 		term.nulls_first = o.null_order == OrderByNullType::NULLS_FIRST;
 		terms.push_back(term);
 	}
-	auto &bind = scan->bind_data->Cast<GroupedBindData>();
-	if (!bind.order.empty()) {
-		return false;
-	}
-	bind.order = std::move(terms);
+	scan->bind_data->Cast<GroupedBindData>().order = std::move(terms);
 	op = std::move(order.children[0]);
 	return true;
 }

@@ -23,8 +23,9 @@ struct KeyOrder {
 
 //! Where the plan's top is [PROJECTION]* <- ORDER BY <- [PROJECTION | FILTER]* <- grouped scan and
 //! every ORDER BY term up to the one that completes the keys is a plain reference to a group
-//! key of a type whose order is its value order (no collation, no float), the sort moves into
-//! the scan and the ORDER BY node goes.
+//! key (or one under DuckDB's compressed materialization, which keeps the order), the sort moves
+//! into the scan and the ORDER BY node goes. A collation or any other expression is not a plain
+//! reference; float keys are never grouped in the scan.
 //! Only while DuckDB preserves insertion order (else it may reorder the scan's rows), and while
 //! `vortex_pushdown_order` is on. Any other plan is left as it is.
 void AbsorbGroupedOrder(duckdb::ClientContext &context, duckdb::unique_ptr<duckdb::LogicalOperator> &plan);

@@ -2,6 +2,7 @@
 
 #include "../compute/aggregate_state.hpp"
 #include "../compute/grouped_aggregation.hpp"
+#include "compressed_materialization.hpp"
 #include "duckdb_semantics.hpp"
 #include "grouped_aggregate.hpp"
 #include "pushed_aggregate.hpp"
@@ -494,19 +495,9 @@ bool HiveColumn(const Chain &chain, const Expression &e, idx_t &column) {
 	return chain.scan->IsHiveColumn(column);
 }
 
-//! DuckDB's compressed materialization maps integer and short string keys one-to-one onto
-//! narrower integers below a GROUP BY (and back above it). Keys are grouped raw and the same
-//! function is applied to each group's key, which is exact because the mapping is injective.
-bool IsCompressFunction(const Expression &e) {
-	if (e.GetExpressionClass() != ExpressionClass::BOUND_FUNCTION) {
-		return false;
-	}
-	auto &name = e.Cast<BoundFunctionExpression>().function.name;
-	return StringUtil::StartsWith(name, "__internal_compress_integral_") ||
-	       StringUtil::StartsWith(name, "__internal_compress_string_");
-}
-
-//! Replaces the column reference under a compress function by input column 0.
+//! Keys under DuckDB's compressed materialization (compressed_materialization.hpp) are grouped
+//! raw and the same function is applied to each group's key, which is exact because the mapping
+//! is injective. This replaces the column reference under a compress function by input column 0.
 unique_ptr<Expression> KeyTransform(const Expression &compress, const LogicalType &key_type) {
 	auto copy = compress.Copy();
 	auto &fn = copy->Cast<BoundFunctionExpression>();

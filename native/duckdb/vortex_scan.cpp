@@ -114,7 +114,6 @@ struct ScanLocalState : public LocalTableFunctionState {
 	DataChunk scan_chunk; //! all scanned columns, when filter columns are projected out
 	bool filtered = false;        //! the current zone straddles its filters: `mask` selects rows
 	vtx::compute::ZoneMask mask;
-	const uint8_t *selected_rows = nullptr; //! mask.Rows() of the current zone, when `filtered`
 	std::vector<vtx::compute::Predicate> predicates; //! per column filter, for the current zone
 	std::vector<vtx::compute::ZoneMatch> matches;    //! per column filter, for the current zone
 	//! The rows of the current vector that pass, built per vector in this array: DuckDB's
@@ -457,7 +456,6 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 					l.mask.And(l.predicates[k], bind.fields[cf.field].type, *l.columns[cf.position]);
 				}
 			}
-			l.selected_rows = l.mask.Rows();
 		}
 		l.active = true;
 		return true;
@@ -484,7 +482,7 @@ void ScanFunction(ClientContext &context, TableFunctionInput &data, DataChunk &o
 		SelectionVector sel(l.sel_data.data());
 		if (l.filtered) {
 			selected = 0;
-			const uint8_t *m = l.selected_rows + l.offset;
+			const uint8_t *m = l.mask.Rows() + l.offset;
 			for (idx_t i = 0; i < count; i++) {
 				sel.set_index(selected, i);
 				selected += m[i];

@@ -490,15 +490,19 @@ bool DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc
 		uint8_t bw;
 		auto words = ReadPackedRows(r, n, sizeof(U) * 8, bw, b, e);
 		auto value = [ref, sign](uint64_t d) { return static_cast<U>((ref + d) ^ sign); };
-		// The largest delta decoded: with it, the values' range (below) is known at the cost of
-		// one max per value, where checking the values afterwards takes a second pass.
+		// Every value is ref + d. Where ref + (largest d) does not wrap in U, the values lie
+		// between value(0) and value(largest d) in the type's order (the sign flip keeps it), and
+		// every restricted domain but TIME WITH TIME ZONE's is one interval in that order: the two
+		// ends decide it. The largest d costs one max per value while unpacking, where checking
+		// the values afterwards takes a second pass.
+		const bool interval = HasRestrictedDomain(type) && type.id != TypeId::TIME_TZ;
 		uint64_t span = 0;
 		if (sizeof(U) == 1 && bw == 1) {
 			// Booleans (and 1-bit byte columns): eight rows per step.
 			UnpackBitsToBytes(words.data(), e - b, static_cast<uint8_t>(value(0)), static_cast<uint8_t>(value(1)),
 			                  reinterpret_cast<uint8_t *>(dst + b));
 			span = 1;
-		} else if (HasRestrictedDomain(type)) {
+		} else if (interval) {
 			UnpackTo<sizeof(U) * 8>(words.data(), e - b, bw, dst + b, [&](uint64_t d) {
 				span = d > span ? d : span;
 				return value(d);
@@ -506,12 +510,9 @@ bool DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc
 		} else {
 			UnpackTo<sizeof(U) * 8>(words.data(), e - b, bw, dst + b, value);
 		}
-		// Every value is ref + d for d <= span, so where that range does not wrap in U, the
-		// values lie between its two ends in the type's order (the sign flip keeps it). Every
-		// restricted domain but TIME WITH TIME ZONE's is one interval in that order.
 		const uint64_t top = sizeof(U) >= 8 ? ~uint64_t(0) : (uint64_t(1) << (sizeof(U) * 8)) - 1;
-		if (!HasRestrictedDomain(type) || type.id == TypeId::TIME_TZ || ref > top || span > top - ref) {
-			return false;
+		if (!interval || ref > top || span > top - ref) {
+			return !HasRestrictedDomain(type);
 		}
 		const U ends[2] = {value(0), value(span)};
 		return Within(type, ends, 2);
@@ -754,8 +755,11 @@ void DecodeChunk(const ColumnType &type, uint64_t rows, ByteBuffer &&body, Decod
 	}
 	ByteReader r(out.buffer.data() + start, out.buffer.size() - start, "segment");
 	ReadValidity(r, rows, out);
-	bool domain_checked = false; // by the encoding's parameters, for every value it can produce
+	// Whether every value is known to lie in the type's domain without looking at each row:
+	// from the encoding's parameters, or because an all-NULL chunk holds zeros (in every domain).
+	bool domain_checked = false;
 	if (out.all_null && rows > 0) {
+		domain_checked = true;
 		if (type.IsString()) {
 			out.strings.assign(rows, StringRef {"", 0});
 		} else {
