@@ -18,6 +18,7 @@ export const DUCKDB_LINE_TESTS = [
   'changing-files', // prepared statements over rewritten files and globs (issue 9)
   'bind-data-equals',
   'wide-sums',
+  'float-sums', // exact float sums (issue 22)
   'grouped-pushdown', // at reduced size (VORTEX_FC_RUNS)
   'grouped-order', // ORDER BY taken into the grouped scan: plan shapes differ between lines
   'filters',

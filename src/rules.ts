@@ -10,7 +10,9 @@
  */
 
 /** Aggregate names as DuckDB binds them. */
-export type AggregateName = 'count_star' | 'count' | 'sum' | 'sum_no_overflow' | 'avg' | 'min' | 'max';
+export type AggregateName =
+  | 'count_star' | 'count' | 'sum' | 'sum_no_overflow' | 'avg' | 'min' | 'max'
+  | 'fsum' | 'kahan_sum' | 'sumkahan' | 'favg';
 
 /** The per-function switches, each a DuckDB setting `vortex_pushdown_<flag>`. */
 export type PushdownFlag = 'count' | 'sum' | 'avg' | 'min' | 'max';
@@ -71,6 +73,12 @@ export interface PushdownRule {
   skipNans: false;
   /** Result over no values (empty or all-NULL): Vortex gives 0 (sum) or NaN (mean); DuckDB NULL. */
   onEmpty: 'null' | 'zero';
+  /**
+   * Result where an infinity occurs or the sum leaves the range of doubles: `'ieee'` as IEEE
+   * addition (±inf, NaN for both), `'nan'` as DuckDB's Kahan summation, whose error term turns
+   * NaN as soon as an infinity meets it. Float sums only.
+   */
+  onNonFinite?: 'ieee' | 'nan';
   /** Why this is exact, for people reading the policy. */
   why: string;
   /**
@@ -115,11 +123,21 @@ export const STORED_TYPES: readonly string[] = [
   ...STRING_TYPES, ...TEMPORAL_TYPES, ...OTHER_TYPES, ...NESTED_TYPES,
 ];
 
-const SUMMABLE = ['BOOLEAN', ...INTEGER_TYPES, DECIMAL_NARROW, ...FLOAT_TYPES];
-const AVERAGEABLE = [...INTEGER_TYPES, DECIMAL_NARROW, ...FLOAT_TYPES];
+const SUMMABLE = ['BOOLEAN', ...INTEGER_TYPES, DECIMAL_NARROW];
+const AVERAGEABLE = [...INTEGER_TYPES, DECIMAL_NARROW];
 /** 128-bit integers: no sum in zone statistics, and DuckDB checks every addition for overflow. */
 const WIDE_SUMMABLE = ['HUGEINT', DECIMAL_WIDE];
 const ORDERED = ['BOOLEAN', ...INTEGER_TYPES, ...WIDE_INTEGER_TYPES, DECIMAL_NARROW, DECIMAL_WIDE, ...STRING_TYPES, ...TEMPORAL_TYPES];
+
+/**
+ * What a pushed float sum is: the exact sum of the values, rounded once to the nearest double
+ * (ties to even). That is the same for any zone size, file split, thread count or order of
+ * merging. DuckDB's own sum(DOUBLE) adds in whatever order its threads run and rounds at every
+ * step, so it can differ in the last bits, or more under cancellation (1e16 + 1 - 1e16); it
+ * equals the pushed sum whenever its own additions are exact, e.g. integer-valued doubles whose
+ * partial sums stay below 2^53.
+ */
+export const FLOAT_SUM_PROMISE = 'the correctly rounded exact sum of the finite values (zone statistics keep it exactly; decoded rows are added exactly; rounded once at the end), the same for any zone size, file split, thread count or merge order; it equals DuckDB\'s own sum wherever DuckDB\'s additions are exact.';
 
 function rules(fns: AggregateName[], types: readonly string[], rest: Omit<PushdownRule, 'fn' | 'type'>): PushdownRule[] {
   return fns.flatMap((fn) => types.map((type) => ({ fn, type, ...rest })));
@@ -137,7 +155,15 @@ export const pushdownRules: readonly PushdownRule[] = Object.freeze([
   }),
   ...rules(['sum', 'sum_no_overflow'], SUMMABLE, {
     flag: 'sum', kernel: 'sum', skipNans: false, onEmpty: 'null',
-    why: 'exact int128 zone sums (no overflow below 2^63 rows); floats: NaN if any NaN or both infinities, else finite sum plus infinities; all-NULL is NULL, not 0',
+    why: 'exact int128 zone sums (no overflow below 2^63 rows); all-NULL is NULL, not 0',
+  }),
+  ...rules(['sum', 'sum_no_overflow'], FLOAT_TYPES, {
+    flag: 'sum', kernel: 'sum', skipNans: false, onEmpty: 'null', onNonFinite: 'ieee',
+    why: FLOAT_SUM_PROMISE + ' NaN if any NaN or both infinities, else the infinity; all-NULL is NULL, not 0. Files written before format version 4 (rounded zone sums) are not pushed',
+  }),
+  ...rules(['fsum', 'kahan_sum', 'sumkahan'], FLOAT_TYPES, {
+    flag: 'sum', kernel: 'sum', skipNans: false, onEmpty: 'null', onNonFinite: 'nan',
+    why: FLOAT_SUM_PROMISE + " DuckDB's Kahan sum is closer to it than sum's, and equal to it more often, but still order-dependent. NaN if any NaN, any infinity, or a sum beyond the doubles (DuckDB's error term turns NaN there); all-NULL is NULL",
   }),
   ...rules(['sum'], WIDE_SUMMABLE, {
     flag: 'sum', kernel: 'sum', skipNans: false, onEmpty: 'null', requires: 'sum-bound',
@@ -150,6 +176,14 @@ export const pushdownRules: readonly PushdownRule[] = Object.freeze([
   ...rules(['avg'], AVERAGEABLE, {
     flag: 'avg', kernel: 'mean', skipNans: false, onEmpty: 'null',
     why: "sum and count from zone statistics, finalized as DuckDB's avg does per bound type; all-NULL is NULL, not NaN",
+  }),
+  ...rules(['avg'], FLOAT_TYPES, {
+    flag: 'avg', kernel: 'mean', skipNans: false, onEmpty: 'null', onNonFinite: 'ieee',
+    why: 'the exact sum of the values divided by their count, rounded once to the nearest double (DuckDB divides its own rounded, order-dependent sum); NaN if any NaN or both infinities, else the infinity; all-NULL is NULL, not NaN',
+  }),
+  ...rules(['favg'], FLOAT_TYPES, {
+    flag: 'avg', kernel: 'mean', skipNans: false, onEmpty: 'null', onNonFinite: 'nan',
+    why: "the exact sum divided by the count, rounded once; NaN if any NaN, any infinity, or a sum beyond the doubles, as DuckDB's Kahan average; all-NULL is NULL",
   }),
   ...rules(['min'], ORDERED, {
     flag: 'min', kernel: 'min', skipNans: false, onEmpty: 'null',
@@ -189,6 +223,7 @@ export function typeKey(duckdbType: string): string {
 
 const FLAG_OF: Record<AggregateName, PushdownFlag> = {
   count_star: 'count', count: 'count', sum: 'sum', sum_no_overflow: 'sum', avg: 'avg', min: 'min', max: 'max',
+  fsum: 'sum', kahan_sum: 'sum', sumkahan: 'sum', favg: 'avg',
 };
 
 /** Decides whether `fn(column of duckdbType)` may be answered by the reader under `flags`. */
@@ -226,6 +261,8 @@ export interface CompiledRule {
   setting: string;
   skipNans: boolean;
   emptyIsNull: boolean;
+  /** Float sums: NaN wherever an infinity occurs or the sum overflows (Kahan summation). */
+  nonFiniteIsNan: boolean;
 }
 
 /**
@@ -242,6 +279,7 @@ export function compileRules(selected: readonly PushdownRule[] = pushdownRules):
       setting: `vortex_pushdown_${allowed.flag}`,
       skipNans: allowed.skipNans,
       emptyIsNull: allowed.onEmpty === 'null',
+      nonFiniteIsNan: allowed.onNonFinite === 'nan',
     };
   });
 }

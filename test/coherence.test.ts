@@ -31,6 +31,7 @@ interface ReportCase {
     vortex: Outcome;
     vortex_duckdb: Outcome;
     vortex_duckdb_pushdown_off: Outcome;
+    exact?: Outcome;
     pushed: boolean;
     pushed_with_pushdown_off: boolean;
   };
@@ -90,7 +91,8 @@ describe('vtx coherence --format json', async () => {
 
   it('verdicts hold up: pushed == pushdown off == DuckDB, and pushed is what the rules decide', async () => {
     for (const c of report.cases) {
-      expect(c.measured.vortex_duckdb, c.id).toEqual(c.measured.duckdb);
+      // Float sums DuckDB rounds along the way: the pushed answer is the exact one, rounded once.
+      expect(c.measured.vortex_duckdb, c.id).toEqual(c.measured.exact ?? c.measured.duckdb);
       expect(c.measured.vortex_duckdb_pushdown_off, c.id).toEqual(c.measured.duckdb);
       expect(c.measured.pushed, c.id).toBe(c.rules.expect_pushed);
       expect(c.measured.pushed_with_pushdown_off, c.id).toBe(false);

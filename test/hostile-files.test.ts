@@ -161,6 +161,26 @@ describe('hostile .vtx files', () => {
       const p = one(TYPE.DOUBLE, new Bytes().u8(0).u8(0).f64(1).done(), stats);
       await refuses(`SELECT count(*) FROM vortex_scan(${sqlString(p)})`, p, reason);
     }
+    // Version 4: exact float sums. 1.0 is 2^1074 units of 2^-1074: word 33, bit 18.
+    const one1 = { low: 33, words: [1 << 18] };
+    const v4: Array<[number, Stats, RegExp]> = [
+      [4, { rows: 1, min: f(1), max: f(1), exactSum: { low: 33, words: [5 << 18] } }, /sum outside what their min and max allow/],
+      [4, { rows: 1, min: f(1), max: f(1), exactSum: { low: 32, words: [0, 1 << 18] } }, /not in its shortest form/],
+      [4, { rows: 1, min: f(1), max: f(1), exactSum: { low: 66, words: [1, 1] } }, /exact float sum is malformed/],
+      [4, { rows: 1, min: f(1), max: f(1), exactSum: { ...one1, negative: true } }, /sum outside what their min and max allow/],
+      [4, { rows: 1, nulls: 1, exactSum: one1 }, /nonzero sum without values/],
+      [4, { rows: 1, min: f(1), max: f(1), floatSum: 1 }, /version 4 file have a rounded float sum/],
+      [1, { rows: 1, min: f(1), max: f(1), exactSum: one1 }, /version 1 file have an exact float sum/],
+    ];
+    for (const [version, stats, reason] of v4) {
+      const p = join(dir, `f${n++}.vtx`);
+      writeFileSync(p, forge([{ name: 'c', type: TYPE.DOUBLE }], [{ rows: 1, chunks: [{ body: new Bytes().u8(0).u8(0).f64(1).done(), stats }] }], version));
+      await refuses(`SELECT count(*) FROM vortex_scan(${sqlString(p)})`, p, reason);
+    }
+    // The honest version-4 zone is read, and its exact sum pushed.
+    const ok = join(dir, `f${n++}.vtx`);
+    writeFileSync(ok, forge([{ name: 'c', type: TYPE.DOUBLE }], [{ rows: 1, chunks: [{ body: new Bytes().u8(0).u8(0).f64(1).done(), stats: { rows: 1, min: f(1), max: f(1), exactSum: one1 } }] }], 4));
+    expect(await result(`SELECT sum(c), avg(c) FROM vortex_scan(${sqlString(ok)})`)).toEqual([[1, 1]]);
   });
 
   it('impossible sizes and names', async () => {

@@ -63,8 +63,10 @@ describe('decidePushdown over the whole allow-list', () => {
     const all = compileRules();
     expect(all.length).toBe(pushdownRules.length);
     expect(all.find((r) => r.fn === 'sum' && r.type === 'BIGINT')).toEqual({
-      fn: 'sum', type: 'BIGINT', setting: 'vortex_pushdown_sum', skipNans: false, emptyIsNull: true,
+      fn: 'sum', type: 'BIGINT', setting: 'vortex_pushdown_sum', skipNans: false, emptyIsNull: true, nonFiniteIsNan: false,
     });
+    expect(all.find((r) => r.fn === 'fsum' && r.type === 'DOUBLE')?.nonFiniteIsNan).toBe(true);
+    expect(all.find((r) => r.fn === 'sum' && r.type === 'DOUBLE')?.nonFiniteIsNan).toBe(false);
     expect(all.some((r) => (r.fn === 'min' || r.fn === 'max') && (r.type === 'FLOAT' || r.type === 'DOUBLE'))).toBe(false);
     expect(() => compileRules([{ ...pushdownRules[0], fn: 'max', type: 'DOUBLE' }])).toThrow(/not on the allow-list/);
     // A narrowed copy keeps the allow-list's own options even if the caller altered them.

@@ -42,6 +42,7 @@ duckdb::shared_ptr<vortex::RulesTable> ParseRules(const Napi::Array &list) {
 		r.setting = GetString(o, i, "setting");
 		r.skip_nans = GetBool(o, i, "skipNans");
 		r.empty_is_null = GetBool(o, i, "emptyIsNull");
+		r.non_finite_is_nan = GetBool(o, i, "nonFiniteIsNan");
 		rules->rules.push_back(std::move(r));
 	}
 	return rules;

@@ -55,8 +55,8 @@ int CompareValues(const ColumnType &type, const std::string &a, const std::strin
 }
 
 bool AggregateState::StatsSuffice(const ZoneStats &s, bool needs_minmax, bool needs_sum) {
-	if (needs_sum && s.NonNull() > 0 && !s.has_int_sum && !s.has_float_sum) {
-		return false;
+	if (needs_sum && s.NonNull() > 0 && !s.has_int_sum && !s.has_exact_sum) {
+		return false; // 128-bit integers keep no sum, and rounded float sums are not answers
 	}
 	if (!needs_minmax || s.NonNull() == s.nans) {
 		return true; // nothing but NULL/NaN: no min/max to find
@@ -74,8 +74,10 @@ void AggregateState::AddStats(const ZoneStats &s) {
 		// Unreachable with real data (it takes more than 2^63 rows); DuckDB's own words for it.
 		throw std::overflow_error("Overflow in HUGEINT addition");
 	}
-	if (s.has_float_sum) {
-		finite_sum += s.finite_sum;
+	if (s.has_exact_sum) {
+		float_sum.Add(s.exact_sum);
+	} else if (s.has_float_sum && needs_sum && s.NonNull() > s.nans + s.pos_inf + s.neg_inf) {
+		float_sum_unknown = true;
 	}
 	if (s.has_minmax && s.minmax_exact) {
 		if (!has_minmax) {
@@ -95,7 +97,9 @@ void AggregateState::AddStats(const ZoneStats &s) {
 
 void AggregateState::Merge(const AggregateState &o) {
 	sum_overflow |= o.sum_overflow;
-	ZoneStats s;
+	float_sum_unknown |= o.float_sum_unknown;
+	float_sum.Add(o.float_sum);
+	ZoneStats s; // the rest, as statistics of the other state's rows
 	s.rows = o.rows;
 	s.nulls = o.rows - o.non_null;
 	s.nans = o.nans;
@@ -103,8 +107,6 @@ void AggregateState::Merge(const AggregateState &o) {
 	s.neg_inf = o.neg_inf;
 	s.has_int_sum = true;
 	s.int_sum = o.int_sum;
-	s.has_float_sum = true;
-	s.finite_sum = o.finite_sum;
 	s.has_minmax = o.has_minmax;
 	s.minmax_exact = true;
 	s.min = o.min;
@@ -155,7 +157,7 @@ void DenseIntegers(const T *v, uint64_t n, bool minmax, bool sum, ZoneStats &s) 
 
 template <class T>
 void DenseFloats(const T *v, uint64_t n, ZoneStats &s) {
-	double total = 0;
+	FloatAccumulator total;
 	uint64_t nans = 0, pos = 0, neg = 0;
 	for (uint64_t i = 0; i < n; i++) {
 		const T x = v[i];
@@ -164,13 +166,15 @@ void DenseFloats(const T *v, uint64_t n, ZoneStats &s) {
 		nans += nan;
 		pos += inf && x > 0;
 		neg += inf && x < 0;
-		total += (nan || inf) ? 0.0 : static_cast<double>(x);
+		if (!nan && !inf) {
+			total.Add(static_cast<double>(x));
+		}
 	}
 	s.nans = nans;
 	s.pos_inf = pos;
 	s.neg_inf = neg;
-	s.has_float_sum = true;
-	s.finite_sum = total;
+	s.has_exact_sum = true;
+	s.exact_sum = total.Sum();
 }
 
 //! Statistics of dense (all valid, all selected) values, computing only what is needed:

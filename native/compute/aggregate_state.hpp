@@ -19,7 +19,10 @@ struct AggregateState {
 	uint64_t neg_inf = 0;
 	int128 int_sum = 0;    //! exact: integers of at most 64 bits from statistics; 128-bit ones decoded
 	bool sum_overflow = false; //! a decoded 128-bit sum left int128 (never once SumBounded holds)
-	double finite_sum = 0; //! floats: finite values only
+	FloatAccumulator float_sum; //! floats: the exact sum of the finite values
+	//! Floats: statistics without an exact sum were added where the sum was needed (format
+	//! versions 1-3; the DuckDB layer never pushes those): the sum is then unknown.
+	bool float_sum_unknown = false;
 	bool has_minmax = false;
 	std::string min, max; //! raw value bytes of the smallest/largest non-NaN value
 	//! What decoded rows must contribute beyond counts (the rest is left out, for speed).

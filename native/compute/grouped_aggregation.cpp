@@ -281,8 +281,37 @@ struct IntAcc {
 
 struct FloatAcc {
 	uint64_t n, nans, pos, neg;
-	double sum;
 };
+
+//! The limbs of an exact float sum (format/exact_sum.hpp) that a zone's finite nonzero values
+//! touch: each id sums into just these, `width` limbs from `first`, without carries (a zone's
+//! at most 2^30 rows fit a limb's headroom). Prices or sensor readings span a few limbs; a
+//! zone mixing 1e-300 and 1e300 spans them all.
+struct LimbWindow {
+	uint32_t first = 0;
+	uint32_t width = 0;
+};
+
+//! The most limbs a zone's windows may take (8 bytes each) before its values are gathered per
+//! group instead.
+constexpr uint64_t kMaxWindowLimbs = uint64_t(1) << 22;
+
+template <class T>
+LimbWindow WindowOf(const DecodedColumn &c) {
+	const uint8_t *base = c.Fixed();
+	uint32_t lo = std::numeric_limits<uint32_t>::max(), hi = 0;
+	for (uint64_t i = 0; i < c.count; i++) {
+		T x;
+		std::memcpy(&x, base + i * sizeof(T), sizeof(T));
+		if (x != x || x == 0 || x == std::numeric_limits<T>::infinity() || x == -std::numeric_limits<T>::infinity()) {
+			continue;
+		}
+		const uint32_t limb = FloatAccumulator::LowestLimb(static_cast<double>(x));
+		lo = std::min(lo, limb);
+		hi = std::max(hi, limb);
+	}
+	return lo > hi ? LimbWindow() : LimbWindow {lo, hi - lo + 3};
+}
 
 template <class T, bool VALIDITY, bool SELECTION>
 void IntLoop(const uint32_t *ids, const DecodedColumn &c, const uint8_t *selected, IntAcc<T> *acc) {
@@ -307,8 +336,10 @@ void IntLoop(const uint32_t *ids, const DecodedColumn &c, const uint8_t *selecte
 	}
 }
 
+//! Counts per id, and with a window, the exact sum of each id's finite values into its limbs.
 template <class T, bool VALIDITY, bool SELECTION>
-void FloatLoop(const uint32_t *ids, const DecodedColumn &c, const uint8_t *selected, FloatAcc *acc) {
+void FloatLoop(const uint32_t *ids, const DecodedColumn &c, const uint8_t *selected, FloatAcc *acc, LimbWindow window,
+               int64_t *limbs) {
 	const uint8_t *base = c.Fixed();
 	for (uint64_t i = 0; i < c.count; i++) {
 		if ((SELECTION && !selected[i]) || (VALIDITY && !c.IsValid(i))) {
@@ -323,8 +354,9 @@ void FloatLoop(const uint32_t *ids, const DecodedColumn &c, const uint8_t *selec
 		a.nans += nan;
 		a.pos += inf && x > 0;
 		a.neg += inf && x < 0;
-		// As the writer's statistics: finite values only, in row order.
-		a.sum += (nan || inf) ? 0.0 : static_cast<double>(x);
+		if (window.width && !nan && !inf && x != 0) {
+			FloatAccumulator::AddTo(limbs + uint64_t(ids[i]) * window.width, window.first, static_cast<double>(x));
+		}
 	}
 }
 
@@ -376,6 +408,8 @@ struct GroupedAggregation::Scratch {
 	std::vector<ValuePath> paths;
 	std::vector<std::vector<char>> acc; //! per value column: its accumulators' bytes
 	std::vector<void *> acc_at;         //! per value column: the accumulators, aligned
+	std::vector<LimbWindow> windows;    //! per float value column summed: its limbs per id
+	std::vector<std::vector<int64_t>> limbs; //! per float value column summed: card × window width
 	IdTable<uint8_t> t8;
 	IdTable<uint16_t> t16;
 	IdTable<uint32_t> t32;
@@ -640,6 +674,8 @@ void GroupedAggregation::AddDecoded(const std::vector<const DecodedColumn *> &ke
 	s.paths.resize(values.size());
 	s.acc.resize(values.size());
 	s.acc_at.resize(values.size());
+	s.windows.resize(values.size());
+	s.limbs.resize(values.size());
 	size_t counter = values.size();
 	for (size_t v = 0; v < values.size(); v++) {
 		auto &col = *values[v];
@@ -648,6 +684,14 @@ void GroupedAggregation::AddDecoded(const std::vector<const DecodedColumn *> &ke
 		             : type.HasIntegerSum()   ? ValuePath::INTEGER
 		             : type.IsFloat() && !needs_minmax[v] ? ValuePath::FLOAT
 		                                                 : ValuePath::GATHER;
+		if (s.paths[v] == ValuePath::FLOAT) {
+			s.windows[v] = !needs_sum[v]              ? LimbWindow()
+			               : type.ByteWidth() == 4 ? WindowOf<float>(col)
+			                                       : WindowOf<double>(col);
+			if (card * s.windows[v].width > kMaxWindowLimbs) {
+				s.paths[v] = ValuePath::GATHER; // many groups and a wide range: summed group by group
+			}
+		}
 		if (s.paths[v] == ValuePath::INTEGER || s.paths[v] == ValuePath::FLOAT) {
 			AccumulateValues(v, col, ids, card, selected);
 			if (counter == values.size() && col.all_valid && !selected) {
@@ -724,11 +768,15 @@ void GroupedAggregation::AccumulateValues(size_t v, const DecodedColumn &col, co
 	auto *acc = AccumulatorsIn<FloatAcc>(s.acc[v], card);
 	s.acc_at[v] = acc;
 	for (uint64_t id = 0; id < card; id++) {
-		acc[id] = FloatAcc {0, 0, 0, 0, 0.0};
+		acc[id] = FloatAcc {0, 0, 0, 0};
 	}
+	const auto window = s.windows[v];
+	s.limbs[v].assign(card * window.width, 0);
+	int64_t *limbs = s.limbs[v].data();
 	Dispatch(col, selected, [&](auto validity, auto selection) {
 		constexpr bool V = decltype(validity)::value, S = decltype(selection)::value;
-		width == 4 ? FloatLoop<float, V, S>(ids, col, selected, acc) : FloatLoop<double, V, S>(ids, col, selected, acc);
+		width == 4 ? FloatLoop<float, V, S>(ids, col, selected, acc, window, limbs)
+		           : FloatLoop<double, V, S>(ids, col, selected, acc, window, limbs);
 	});
 }
 
@@ -791,6 +839,7 @@ void GroupedAggregation::FinishValues(size_t v, const DecodedColumn &col, const 
 		return;
 	case ValuePath::FLOAT: {
 		auto *acc = static_cast<const FloatAcc *>(s.acc_at[v]);
+		const auto window = s.windows[v];
 		each_group([&](uint64_t id, AggregateState &state) {
 			auto &a = acc[id];
 			ZoneStats z;
@@ -799,9 +848,10 @@ void GroupedAggregation::FinishValues(size_t v, const DecodedColumn &col, const 
 			z.nans = a.nans;
 			z.pos_inf = a.pos;
 			z.neg_inf = a.neg;
-			z.has_float_sum = true;
-			z.finite_sum = a.sum;
 			state.AddStats(z);
+			if (window.width) {
+				state.float_sum.AddLimbs(s.limbs[v].data() + id * window.width, window.width, window.first, a.n);
+			}
 		});
 		return;
 	}

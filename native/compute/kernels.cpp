@@ -10,18 +10,35 @@ uint64_t CountValues(const AggregateState &s, KernelOptions o) {
 	return s.non_null - (o.skip_nans ? s.nans : 0);
 }
 
+namespace {
+
+//! NaN, or an infinity, when the non-finite values decide the sum; false when it is finite.
+bool NonFiniteSum(const AggregateState &s, KernelOptions o, double &r) {
+	if ((!o.skip_nans && s.nans > 0) || (s.pos_inf && s.neg_inf)) {
+		r = std::numeric_limits<double>::quiet_NaN();
+		return true;
+	}
+	if (s.pos_inf || s.neg_inf) {
+		r = s.pos_inf ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
+		return true;
+	}
+	return false;
+}
+
+} // namespace
+
 double FloatSum(const AggregateState &s, KernelOptions o) {
-	if (!o.skip_nans && s.nans > 0) {
-		return std::numeric_limits<double>::quiet_NaN();
+	double r;
+	return NonFiniteSum(s, o, r) ? r : s.float_sum.Sum().Round();
+}
+
+double FloatMean(const AggregateState &s, KernelOptions o) {
+	const uint64_t count = CountValues(s, o);
+	double r;
+	if (count == 0) {
+		return std::numeric_limits<double>::quiet_NaN(); // Vortex's mean of nothing
 	}
-	double r = s.finite_sum;
-	if (s.pos_inf) {
-		r += std::numeric_limits<double>::infinity();
-	}
-	if (s.neg_inf) {
-		r += -std::numeric_limits<double>::infinity();
-	}
-	return r;
+	return NonFiniteSum(s, o, r) ? r : s.float_sum.Sum().RoundDivided(count);
 }
 
 namespace {
@@ -44,9 +61,11 @@ Scalar Evaluate(Kernel k, const AggregateState &s, KernelOptions o) {
 		}
 		return Scalar::Int(s.int_sum);
 	case Kernel::MEAN: {
+		if (s.type.IsFloat()) {
+			return Scalar::Real(FloatMean(s, o));
+		}
 		double count = static_cast<double>(CountValues(s, o));
-		double sum = s.type.IsFloat() ? FloatSum(s, o) : IntToDouble(s.int_sum);
-		return Scalar::Real(sum / count); // 0/0 is NaN: Vortex's mean of nothing
+		return Scalar::Real(IntToDouble(s.int_sum) / count); // 0/0 is NaN: Vortex's mean of nothing
 	}
 	case Kernel::MIN:
 	case Kernel::MAX:

@@ -44,9 +44,12 @@ struct Scalar {
 
 //! Non-null values counted by `count(x)`, with NaN left out when skipping NaN.
 uint64_t CountValues(const AggregateState &s, KernelOptions o);
-//! The float sum: NaN if any NaN counts or both infinities occur, else the finite sum plus
-//! the infinities (overflowed finite sums meet infinities as IEEE addition would).
+//! The float sum: NaN if any NaN counts or both infinities occur, else the infinity that
+//! occurs, else the exact sum of the finite values rounded once to the nearest double.
 double FloatSum(const AggregateState &s, KernelOptions o);
+//! The float mean: as FloatSum where NaN or infinities decide it, else the exact sum divided
+//! by the count, rounded once. NaN over no values.
+double FloatMean(const AggregateState &s, KernelOptions o);
 
 //! Evaluates a kernel with Vortex semantics.
 Scalar Evaluate(Kernel k, const AggregateState &s, KernelOptions o);

@@ -202,10 +202,10 @@ bool KindOf(const std::string &name, AggregateKind &kind, std::string &setting) 
 	} else if (name == "count") {
 		kind = AggregateKind::COUNT;
 		setting = "vortex_pushdown_count";
-	} else if (name == "sum" || name == "sum_no_overflow") {
+	} else if (name == "sum" || name == "sum_no_overflow" || name == "fsum" || name == "kahan_sum" || name == "sumkahan") {
 		kind = AggregateKind::SUM;
 		setting = "vortex_pushdown_sum";
-	} else if (name == "avg") {
+	} else if (name == "avg" || name == "favg") {
 		kind = AggregateKind::AVG;
 		setting = "vortex_pushdown_avg";
 	} else if (name == "min") {
@@ -290,6 +290,20 @@ bool NativelySupported(const PushedAggregate &a, const LogicalType &stored, cons
 	}
 	}
 	return false;
+}
+
+//! Float sums are pushed only over files whose statistics hold exact sums (format version 4):
+//! older files summed each zone in row order as doubles, which depends on the zone size. Where
+//! a file is older, EXPLAIN says so on the scan.
+bool ExactFloatSums(ScanBindData &scan, const std::string &aggregate) {
+	for (auto &f : scan.files) {
+		if (f.meta->version < vtx::kExactFloatSumVersion) {
+			scan.not_pushed = aggregate + ": \"" + f.path + "\" is format version " + std::to_string(f.meta->version) +
+			                  ", whose float sums are rounded (rewrite it with COPY to push float sums)";
+			return false;
+		}
+	}
+	return true;
 }
 
 bool FindChain(LogicalOperator &child, Chain &chain) {
@@ -725,6 +739,10 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 		if (!rule || !SettingEnabled(context, rule->setting) || !NativelySupported(p, stored, *chain.scan)) {
 			return;
 		}
+		if ((p.kind == AggregateKind::SUM || p.kind == AggregateKind::AVG) && IsFloat(stored) &&
+		    !ExactFloatSums(*chain.scan, p.display)) {
+			return;
+		}
 		// Per-group sums of 128-bit integers would need the no-overflow proof per group.
 		if (grouped && p.kind != AggregateKind::COUNT_STAR && p.kind != AggregateKind::COUNT &&
 		    p.kind != AggregateKind::MIN && p.kind != AggregateKind::MAX &&
@@ -733,6 +751,7 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 		}
 		p.skip_nans = rule->skip_nans;
 		p.empty_is_null = rule->empty_is_null;
+		p.non_finite_is_nan = rule->non_finite_is_nan;
 		bind->aggregates.push_back(std::move(p));
 	}
 	if (grouped) {

@@ -11,6 +11,8 @@
 #include "duckdb/execution/partition_info.hpp"
 
 #include <atomic>
+#include <cmath>
+#include <limits>
 #include <map>
 #include <mutex>
 
@@ -253,6 +255,16 @@ Value Finalize(const PushedAggregate &a, const AggregateState *s, uint64_t rows,
 		// Unreachable: wide sums are pushed only when SumBounded proved this cannot happen.
 		throw OutOfRangeException("Overflow in HUGEINT addition");
 	}
+	if (s->float_sum_unknown && (a.kind == AggregateKind::SUM || a.kind == AggregateKind::AVG)) {
+		// Unreachable: float sums are pushed only over files whose statistics hold exact sums.
+		throw InternalException("vortex: a pushed float sum met statistics without an exact sum");
+	}
+	if (is_float && a.non_finite_is_nan && (a.kind == AggregateKind::SUM || a.kind == AggregateKind::AVG) &&
+	    (s->nans || s->pos_inf || s->neg_inf || std::isinf(vtx::compute::FloatSum(*s, o)))) {
+		// DuckDB's Kahan summation: an infinity makes its error term NaN, and the error term is
+		// added when partial sums are combined.
+		return Value::DOUBLE(std::numeric_limits<double>::quiet_NaN());
+	}
 	switch (a.kind) {
 	case AggregateKind::SUM:
 		if (is_float) {
@@ -261,7 +273,7 @@ Value Finalize(const PushedAggregate &a, const AggregateState *s, uint64_t rows,
 		return IntegerSumValue(s->int_sum, a.result_type);
 	case AggregateKind::AVG:
 		if (is_float) {
-			return Value::DOUBLE(vtx::compute::FloatSum(*s, o) / static_cast<double>(values));
+			return Value::DOUBLE(vtx::compute::FloatMean(*s, o));
 		}
 		return Value::DOUBLE(DuckDBIntegerAverage(s->int_sum, values, a.bound_type));
 	case AggregateKind::MIN:

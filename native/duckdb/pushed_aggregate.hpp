@@ -21,10 +21,11 @@ struct PushedAggregate {
 	duckdb::LogicalType result_type;  //! the aggregate's return type
 	bool skip_nans = false;
 	bool empty_is_null = true;
+	bool non_finite_is_nan = false;   //! Kahan sums: NaN where an infinity occurs or the sum overflows
 	std::string display;              //! e.g. "sum(x)" for EXPLAIN
 	bool operator==(const PushedAggregate &o) const {
 		return kind == o.kind && field == o.field && bound_type == o.bound_type && result_type == o.result_type &&
-		       skip_nans == o.skip_nans && empty_is_null == o.empty_is_null;
+		       skip_nans == o.skip_nans && empty_is_null == o.empty_is_null && non_finite_is_nan == o.non_finite_is_nan;
 	}
 };
 

@@ -7,12 +7,12 @@ namespace vortex {
 
 namespace {
 
-using RuleKey = std::tuple<std::string, std::string, std::string, bool, bool>;
+using RuleKey = std::tuple<std::string, std::string, std::string, bool, bool, bool>;
 
 std::set<RuleKey> Keys(const RulesTable &table) {
 	std::set<RuleKey> keys;
 	for (auto &r : table.rules) {
-		keys.emplace(r.function, r.type_key, r.setting, r.skip_nans, r.empty_is_null);
+		keys.emplace(r.function, r.type_key, r.setting, r.skip_nans, r.empty_is_null, r.non_finite_is_nan);
 	}
 	return keys;
 }

@@ -10,11 +10,12 @@
 namespace vortex {
 
 struct PushdownRule {
-	std::string function;  //! as DuckDB binds it: count_star, count, sum, sum_no_overflow, avg, min, max
+	std::string function;  //! as DuckDB binds it: count_star, count, sum, sum_no_overflow, avg, min, max, fsum, ...
 	std::string type_key;  //! the stored column type (TypeKey), "*" for count_star
 	std::string setting;   //! the BOOLEAN setting that switches it, e.g. vortex_pushdown_sum
 	bool skip_nans = false; //! kernel option: false counts NaN as a value, as DuckDB does
 	bool empty_is_null = true; //! result over no values: NULL (sum/avg/min/max) or 0 (count)
+	bool non_finite_is_nan = false; //! float sums: NaN where an infinity occurs or the sum overflows (Kahan)
 };
 
 struct RulesTable : public duckdb::OptimizerExtensionInfo {

@@ -53,6 +53,9 @@ struct ScanBindData : public duckdb::TableFunctionData {
 	//! `field IS [NOT] NULL` filters that DuckDB keeps above the scan (it makes no table filter
 	//! of them): used only to skip zones whose null counts prove no row passes.
 	std::vector<std::pair<duckdb::idx_t, bool>> null_filters; //! field, true for IS NULL
+	//! Why the optimizer left an aggregate over this scan to DuckDB, where a user would expect it
+	//! pushed (EXPLAIN's "Not Pushed"); empty otherwise.
+	std::string not_pushed;
 
 	duckdb::idx_t FilenameIndex() const {
 		return fields.size() + hive.keys.size();

@@ -119,7 +119,7 @@ unique_ptr<GlobalTableFunctionState> KernelInit(ClientContext &context, TableFun
 	vtx::compute::AggregateState agg(bind.type);
 	for (size_t z = 0; z < meta->zones.size(); z++) {
 		auto &stats = meta->zones[z].chunks[bind.field].stats;
-		if (vtx::compute::AggregateState::StatsSuffice(stats, true)) {
+		if (vtx::compute::AggregateState::StatsSuffice(stats, true, true)) {
 			agg.AddStats(stats);
 		} else {
 			vtx::DecodedColumn chunk;

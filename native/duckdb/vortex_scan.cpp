@@ -586,6 +586,9 @@ InsertionOrderPreservingMap<string> ScanToString(TableFunctionToStringInput &inp
 		zones += f.meta->zones.size();
 	}
 	result["Zones"] = std::to_string(zones);
+	if (!bind.not_pushed.empty()) {
+		result["Not Pushed"] = bind.not_pushed;
+	}
 	return result;
 }
 

@@ -160,7 +160,7 @@ void ReadChunkMeta(ByteReader &r, const FileMetadata &m, const std::string &colu
 	if (ch.raw_size > (uint64_t(1) << 34) || ch.raw_size > ch.stored_size * 100000 + 4096) {
 		throw FormatError("segment declares an implausible decompressed size");
 	}
-	ch.stats = ZoneStats::Deserialize(r, type);
+	ch.stats = ZoneStats::Deserialize(r, type, m.version);
 	if (known && ch.stats.rows != values) {
 		throw FormatError("statistics of column \"" + column + "\" disagree with the zone's row count");
 	}

@@ -13,10 +13,12 @@
 namespace vtx {
 
 constexpr char kMagic[4] = {'V', 'T', 'X', '1'};
-//! Version 2 adds the ALP encoding of floats; version 3 nested types and ENUM. A writer marks a
-//! file with the lowest version that describes it, so older readers refuse only the files they
-//! would misread, with a clear error.
-constexpr uint32_t kFormatVersion = 3;
+//! Version 2 adds the ALP encoding of floats; version 3 nested types and ENUM; version 4 exact
+//! float sums in zone statistics. A writer marks a file with the lowest version that describes
+//! it, so older readers refuse only the files they cannot read, with a clear error.
+constexpr uint32_t kFormatVersion = 4;
+//! The first version whose float statistics hold exact sums (ZoneStats::exact_sum).
+constexpr uint32_t kExactFloatSumVersion = 4;
 constexpr uint32_t kMinFormatVersion = 1;
 constexpr size_t kHeaderSize = 4;
 constexpr size_t kTrailerSize = 12;

@@ -1,6 +1,7 @@
 #include "stats.hpp"
 
 #include "domain.hpp"
+#include "metadata.hpp"
 #include "utf8.hpp"
 
 #include <cmath>
@@ -9,7 +10,7 @@
 namespace vtx {
 
 namespace {
-enum : uint8_t { HAS_MINMAX = 1, MINMAX_EXACT = 2, HAS_INT_SUM = 4, HAS_FLOAT_SUM = 8 };
+enum : uint8_t { HAS_MINMAX = 1, MINMAX_EXACT = 2, HAS_INT_SUM = 4, HAS_FLOAT_SUM = 8, HAS_EXACT_SUM = 16 };
 
 template <class T>
 T Load(const std::string &raw) {
@@ -51,8 +52,9 @@ void CheckFloatStats(const ZoneStats &s) {
 	if (s.has_float_sum && std::isnan(s.finite_sum)) {
 		throw FormatError("zone statistics have a NaN sum of finite values");
 	}
+	const uint64_t finite = s.NonNull() - s.nans - s.pos_inf - s.neg_inf;
 	if (!s.has_minmax) {
-		if (s.has_float_sum && s.finite_sum != 0) {
+		if ((s.has_float_sum && s.finite_sum != 0) || (s.has_exact_sum && !s.exact_sum.IsZero())) {
 			throw FormatError("zone statistics have a nonzero sum without values");
 		}
 		return;
@@ -63,6 +65,15 @@ void CheckFloatStats(const ZoneStats &s) {
 	}
 	if ((s.pos_inf > 0) != (hi == INFINITY) || (s.neg_inf > 0) != (lo == -INFINITY)) {
 		throw FormatError("zone statistics disagree about infinities");
+	}
+	if (s.has_exact_sum) {
+		// `finite` values within [lo, hi] add up to a sum within finite * [lo, hi]; rounding is
+		// monotone and each product is rounded once, so the rounded sum lies between them too.
+		const double n = static_cast<double>(finite), sum = s.exact_sum.Round();
+		if ((finite == 0 && !s.exact_sum.IsZero()) || sum < n * static_cast<double>(lo) ||
+		    sum > n * static_cast<double>(hi)) {
+			throw FormatError("zone statistics have a sum outside what their min and max allow");
+		}
 	}
 }
 
@@ -87,7 +98,7 @@ void CheckConsistent(const ZoneStats &s, const ColumnType &type) {
 	if (type.Ordered() && s.has_minmax != has_values) {
 		throw FormatError(has_values ? "zone statistics lack a min/max" : "zone statistics have a min/max without values");
 	}
-	if (s.has_int_sum != type.HasIntegerSum() || s.has_float_sum != type.IsFloat()) {
+	if (s.has_int_sum != type.HasIntegerSum() || (s.has_float_sum || s.has_exact_sum) != type.IsFloat()) {
 		throw FormatError("zone statistics lack the sum their column type requires");
 	}
 	switch (type.Kind()) {
@@ -124,7 +135,8 @@ void ZoneStats::Serialize(ByteWriter &w) const {
 	w.Var(pos_inf);
 	w.Var(neg_inf);
 	uint8_t flags = (has_minmax ? HAS_MINMAX : 0) | (minmax_exact ? MINMAX_EXACT : 0) |
-	                (has_int_sum ? HAS_INT_SUM : 0) | (has_float_sum ? HAS_FLOAT_SUM : 0);
+	                (has_int_sum ? HAS_INT_SUM : 0) | (has_float_sum ? HAS_FLOAT_SUM : 0) |
+	                (has_exact_sum ? HAS_EXACT_SUM : 0);
 	w.U8(flags);
 	if (has_minmax) {
 		w.Str(min);
@@ -136,9 +148,12 @@ void ZoneStats::Serialize(ByteWriter &w) const {
 	if (has_float_sum) {
 		w.Put(finite_sum);
 	}
+	if (has_exact_sum) {
+		exact_sum.Serialize(w);
+	}
 }
 
-ZoneStats ZoneStats::Deserialize(ByteReader &r, const ColumnType &type) {
+ZoneStats ZoneStats::Deserialize(ByteReader &r, const ColumnType &type, uint32_t version) {
 	ZoneStats s;
 	s.rows = r.Var();
 	s.nulls = r.Var();
@@ -156,13 +171,21 @@ ZoneStats ZoneStats::Deserialize(ByteReader &r, const ColumnType &type) {
 		throw FormatError("zone statistics count NaN or infinity for a non-float column");
 	}
 	auto flags = r.U8();
-	if (flags & ~uint8_t(HAS_MINMAX | MINMAX_EXACT | HAS_INT_SUM | HAS_FLOAT_SUM)) {
+	if (flags & ~uint8_t(HAS_MINMAX | MINMAX_EXACT | HAS_INT_SUM | HAS_FLOAT_SUM | HAS_EXACT_SUM)) {
 		throw FormatError("zone statistics have unknown flags");
+	}
+	// Each version has one form of float sum: rounded before version 4, exact from then on.
+	if ((flags & HAS_FLOAT_SUM) && version >= kExactFloatSumVersion) {
+		throw FormatError("zone statistics of a version " + std::to_string(version) + " file have a rounded float sum");
+	}
+	if ((flags & HAS_EXACT_SUM) && version < kExactFloatSumVersion) {
+		throw FormatError("zone statistics of a version " + std::to_string(version) + " file have an exact float sum");
 	}
 	s.has_minmax = flags & HAS_MINMAX;
 	s.minmax_exact = flags & MINMAX_EXACT;
 	s.has_int_sum = flags & HAS_INT_SUM;
 	s.has_float_sum = flags & HAS_FLOAT_SUM;
+	s.has_exact_sum = flags & HAS_EXACT_SUM;
 	if (s.has_minmax) {
 		if (!type.Ordered()) {
 			throw FormatError("zone statistics have min/max for an unordered type");
@@ -189,6 +212,12 @@ ZoneStats ZoneStats::Deserialize(ByteReader &r, const ColumnType &type) {
 			throw FormatError("zone statistics have a float sum for a non-float column");
 		}
 		s.finite_sum = r.Get<double>();
+	}
+	if (s.has_exact_sum) {
+		if (!type.IsFloat()) {
+			throw FormatError("zone statistics have a float sum for a non-float column");
+		}
+		s.exact_sum = ExactSum::Deserialize(r);
 	}
 	CheckConsistent(s, type);
 	return s;

@@ -2,6 +2,7 @@
 // and to skip zones under a filter without reading data.
 #pragma once
 #include "bytes.hpp"
+#include "exact_sum.hpp"
 #include "types.hpp"
 
 #include <string>
@@ -28,14 +29,20 @@ struct ZoneStats {
 	std::string min, max;
 	bool has_int_sum = false;
 	int128 int_sum = 0; //! exact sum of non-null values (integers of at most 64 bits)
+	//! Floats, format version 4: the exact sum of the finite values.
+	bool has_exact_sum = false;
+	ExactSum exact_sum;
+	//! Floats, format versions 1-3: the finite values added up as doubles in row order. Read but
+	//! never used for answers: it depends on the zone's size and order (exact_sum does not).
 	bool has_float_sum = false;
-	double finite_sum = 0; //! floats: sum of finite values, in row order
+	double finite_sum = 0;
 
 	uint64_t NonNull() const {
 		return rows - nulls;
 	}
 	void Serialize(ByteWriter &w) const;
-	static ZoneStats Deserialize(ByteReader &r, const ColumnType &type);
+	//! `version`: the file's format version (float sums are exact from version 4 on).
+	static ZoneStats Deserialize(ByteReader &r, const ColumnType &type, uint32_t version);
 };
 
 } // namespace vtx

@@ -50,7 +50,7 @@ template <class T>
 void FloatStats(const ColumnInput &in, ZoneStats &s) {
 	bool have = false;
 	T lo = 0, hi = 0;
-	double sum = 0;
+	FloatAccumulator sum;
 	for (uint64_t i = 0; i < in.count; i++) {
 		if (!in.IsValid(i)) {
 			continue;
@@ -64,7 +64,7 @@ void FloatStats(const ColumnInput &in, ZoneStats &s) {
 		if (std::isinf(v)) {
 			(v > 0 ? s.pos_inf : s.neg_inf)++;
 		} else {
-			sum += static_cast<double>(v);
+			sum.Add(static_cast<double>(v));
 		}
 		if (!have) {
 			lo = hi = v;
@@ -79,8 +79,8 @@ void FloatStats(const ColumnInput &in, ZoneStats &s) {
 		s.min = RawBytes(lo);
 		s.max = RawBytes(hi);
 	}
-	s.has_float_sum = true;
-	s.finite_sum = sum;
+	s.has_exact_sum = true;
+	s.exact_sum = sum.Sum();
 }
 
 int CompareBytes(const StringRef &a, const StringRef &b) {

@@ -50,6 +50,18 @@ ColumnType ColumnType::Storage() const {
 	}
 }
 
+bool ColumnType::HasFloat() const {
+	if (IsFloat()) {
+		return true;
+	}
+	for (auto &child : Children()) {
+		if (child.type.HasFloat()) {
+			return true;
+		}
+	}
+	return false;
+}
+
 const std::vector<Field> &ColumnType::Children() const {
 	static const std::vector<Field> none;
 	return nested && IsNested() ? nested->children : none;

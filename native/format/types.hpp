@@ -78,6 +78,9 @@ struct ColumnType {
 	bool NeedsVersion3() const {
 		return IsNested() || id == TypeId::ENUM;
 	}
+	//! Whether this type or any type nested in it is FLOAT or DOUBLE (format version 4 keeps their
+	//! sums exact).
+	bool HasFloat() const;
 	//! The plain type this node's own stream is encoded as (itself for plain types).
 	ColumnType Storage() const;
 	//! Children of a nested node (empty for others).

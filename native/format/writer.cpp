@@ -146,7 +146,10 @@ FileWriter::FileWriter(std::vector<Field> fields, OutputSink &sink, std::string 
 	meta.version = kMinFormatVersion; // raised by the first segment that needs a newer reader
 	for (auto &f : meta.fields) {
 		if (f.type.NeedsVersion3()) {
-			meta.version = 3;
+			meta.version = std::max<uint32_t>(meta.version, 3);
+		}
+		if (f.type.HasFloat()) {
+			meta.version = std::max<uint32_t>(meta.version, kExactFloatSumVersion);
 		}
 	}
 	sink.Write(reinterpret_cast<const uint8_t *>(kMagic), sizeof(kMagic));

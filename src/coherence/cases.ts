@@ -59,6 +59,12 @@ export interface CoherenceCase {
    * ORDER BY k`; every group's answer is shown, ` | ` between them. Zones hold one group each.
    */
   groupBy?: boolean;
+  /**
+   * Float sum/avg whose values DuckDB does not add exactly: the pushed answer must be the exact
+   * sum (or mean) rounded once (rules.ts, FLOAT_SUM_PROMISE), computed here in BigInt
+   * arithmetic; pushdown off must still be DuckDB's own answer.
+   */
+  exactFloat?: boolean;
 }
 
 const KERNEL_OF: Record<CaseFn, KernelName> = {
@@ -206,6 +212,18 @@ export function extraCases(): CoherenceCase[] {
     ...extra('count(*)', { type: 'VARCHAR', values: "['banana', NULL]", fns: ['count_star'] }),
     ...extra('Other types', { type: 'BOOLEAN', values: '[true, false, true, NULL]', fns: ['sum', 'min', 'max'] }),
     ...extra('Other types', { type: 'DATE', values: "['2024-01-02', '2023-12-31', NULL]", fns: ['min', 'max', 'count'] }),
+    ...extra('Float sums: the exact sum, rounded once', {
+      type: 'DOUBLE', values: '[1e16, 1, -1e16]', fns: ['sum', 'avg'], exactFloat: true,
+      note: 'DuckDB adds in row order and rounds every partial sum (1e16 + 1 is 1e16); the pushed sum is the exact sum rounded once, whatever the zones, files, threads or order',
+    }),
+    ...extra('Float sums: the exact sum, rounded once', {
+      type: 'DOUBLE', values: '[0.1, 0.2, 0.3]', fns: ['sum', 'avg'], exactFloat: true,
+      note: 'the exact sum of these three doubles is 0.6000000000000000055…, nearest to 0.6; DuckDB rounds 0.1 + 0.2 first',
+    }),
+    ...extra('Float sums: the exact sum, rounded once', {
+      type: 'DOUBLE', values: '[1, 2, 3.5]', fns: ['sum', 'avg'], exactFloat: true,
+      note: 'where every addition is exact, DuckDB and the pushed sum agree',
+    }),
   ];
   return cases.map((c, i) => ({ ...c, id: `E${String(i + 1).padStart(2, '0')}` }));
 }

@@ -12,6 +12,7 @@ import { registerVortex } from '../register';
 import { decideGroupedPushdown, decidePushdown, sumBoundHolds } from '../rules';
 import { sqlString } from '../sql';
 import type { CoherenceCase } from './cases';
+import { exactFloatAggregates } from './exact-float';
 import type { SeedValue } from './seed';
 
 /** One measured answer: a value with its DuckDB type, an error, or (Vortex kernels) no such kernel for the type. */
@@ -40,6 +41,8 @@ export interface CaseResult {
   problems: string[];
   /** Seed cases: the measured Vortex column equals the seed's Vortex column. */
   vortexMatchesSeed?: boolean;
+  /** Cases with `exactFloat`: the exact sum (or mean) of the values, rounded once. */
+  exact?: Outcome;
 }
 
 export interface Measurement {
@@ -133,6 +136,13 @@ async function sumBound(conn: DuckDBConnection, c: CoherenceCase): Promise<boole
   return sumBoundHolds(c.type, unscaled(lo), unscaled(hi), BigInt(n));
 }
 
+/** The exact float sum or mean of the case's values, rounded once (a DOUBLE). */
+async function exactOutcome(conn: DuckDBConnection, c: CoherenceCase): Promise<Outcome> {
+  const values = (await conn.runAndReadAll('SELECT x::DOUBLE FROM t')).getRowsJS().map((r) => r[0] as number | null);
+  const exact = exactFloatAggregates(values);
+  return { kind: 'value', text: valueText(c.fn === 'avg' ? exact.avg : exact.sum), type: 'DOUBLE' };
+}
+
 async function measureCase(conn: DuckDBConnection, dir: string, c: CoherenceCase): Promise<CaseResult> {
   const file = join(dir, `${c.id}.vtx`);
   const from = `vortex_scan(${sqlString(file)})`;
@@ -159,7 +169,12 @@ async function measureCase(conn: DuckDBConnection, dir: string, c: CoherenceCase
     const decision = c.groupBy ? decideGroupedPushdown(c.fn, c.type) : decidePushdown(c.fn, c.type);
     const expectPushed = decision.push && c.plainArgument && (decision.rule?.requires !== 'sum-bound' || (await sumBound(conn, c)));
     const problems: string[] = [];
-    if (!sameOutcome(pushed, duckdb)) problems.push(`pushed gives ${describe(pushed)}, DuckDB ${describe(duckdb)}`);
+    const exact = c.exactFloat ? await exactOutcome(conn, c) : undefined;
+    if (exact) {
+      if (!sameOutcome(pushed, exact)) problems.push(`pushed gives ${describe(pushed)}, the exact sum rounded once ${describe(exact)}`);
+    } else if (!sameOutcome(pushed, duckdb)) {
+      problems.push(`pushed gives ${describe(pushed)}, DuckDB ${describe(duckdb)}`);
+    }
     if (!sameOutcome(notPushed, duckdb)) problems.push(`pushdown off gives ${describe(notPushed)}, DuckDB ${describe(duckdb)}`);
     if (wasPushed !== expectPushed) {
       problems.push(`EXPLAIN shows ${wasPushed ? 'pushed' : 'not pushed'}, rules.ts says ${expectPushed ? 'push' : 'do not push'}`);
@@ -169,6 +184,7 @@ async function measureCase(conn: DuckDBConnection, dir: string, c: CoherenceCase
       case: c, zones, duckdb, vortex, pushed, notPushed, wasPushed, pushedWhileOff,
       rules: { push: decision.push, reason: decision.reason }, expectPushed, match: problems.length === 0, problems,
       ...(c.documented ? { vortexMatchesSeed: outcomeText(vortex) === seedText(c.documented.vortex) } : {}),
+      ...(exact ? { exact } : {}),
     };
   } finally {
     for (const [k] of settings) await conn.run(`RESET ${k}`);

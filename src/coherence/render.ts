@@ -52,7 +52,8 @@ export function renderJson(m: Measurement): string {
       vortex_duckdb: 'measured on the .vtx file with pushdown on',
       vortex_duckdb_pushdown_off: 'measured on the .vtx file with SET vortex_pushdown = false',
       pushed: 'EXPLAIN shows the aggregate answered by VORTEX_SCAN (Pushed Aggregates)',
-      verdict: 'match when pushed == pushdown off == DuckDB (value and type) and pushed is what rules.ts decides',
+      exact: 'float sums DuckDB does not add exactly: the exact sum (or mean) of the values rounded once, in BigInt arithmetic',
+      verdict: 'match when pushed == pushdown off == DuckDB (value and type) and pushed is what rules.ts decides; where exact is given, pushed == exact instead',
     },
     summary: {
       cases: s.cases, seed_cases: s.seedCases, extra_cases: s.extraCases, matches: s.matches, mismatches: s.mismatches,
@@ -76,6 +77,7 @@ export function renderJson(m: Measurement): string {
         vortex: outcomeJson(r.vortex),
         vortex_duckdb: outcomeJson(r.pushed),
         vortex_duckdb_pushdown_off: outcomeJson(r.notPushed),
+        ...(r.exact ? { exact: outcomeJson(r.exact) } : {}),
         pushed: r.wasPushed,
         pushed_with_pushdown_off: r.pushedWhileOff,
       },
@@ -138,7 +140,7 @@ function notes(results: CaseResult[]): [string, string[]][] {
 
 /** Which types each aggregate is pushed for, and why, straight from rules.ts (one row per reason). */
 function policy(): [string, string, string][] {
-  const order = ['count_star', 'count', 'sum', 'avg', 'min', 'max'];
+  const order = ['count_star', 'count', 'sum', 'fsum', 'kahan_sum', 'sumkahan', 'avg', 'favg', 'min', 'max'];
   const rows = new Map<string, { fn: string; types: string[]; why: string }>();
   for (const rule of pushdownRules) {
     const fn = rule.fn === 'sum_no_overflow' ? 'sum' : rule.fn;
@@ -165,7 +167,7 @@ const LEGEND = [
   ['Vortex + DuckDB', 'measured on the `.vtx` file with pushdown on'],
   ['pushdown off', 'measured on the `.vtx` file with `SET vortex_pushdown = false`'],
   ['pushed', 'from `EXPLAIN`: the aggregate is answered by `VORTEX_SCAN` (`Pushed Aggregates`)'],
-  ['verdict', 'match when Vortex + DuckDB = pushdown off = DuckDB, value and type, and "pushed" is what `rules.ts` decides (`decidePushdown`, with the argument a plain column)'],
+  ['verdict', 'match when Vortex + DuckDB = pushdown off = DuckDB, value and type, and "pushed" is what `rules.ts` decides (`decidePushdown`, with the argument a plain column); for float sums DuckDB does not add exactly (the group "Float sums"), Vortex + DuckDB must instead be the exact sum of the values rounded once to the nearest double, computed in BigInt arithmetic, and pushdown off DuckDB\'s own'],
 ];
 
 function summaryLine(s: Summary): string {

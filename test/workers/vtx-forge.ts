@@ -1,4 +1,4 @@
-// Builds .vtx files byte by byte (docs/FORMAT.md, version 1) with correct checksums but any
+// Builds .vtx files byte by byte (docs/FORMAT.md, version 1, or 4 for exact float sums) with correct checksums but any
 // content a hostile writer might choose: values DuckDB could never produce, statistics that
 // contradict themselves, impossible sizes. Checksums only prove the bytes are the ones written,
 // so these files get past them and test what the reader does next.
@@ -89,6 +89,8 @@ export interface Stats {
   exact?: boolean; //! default true when min/max are given
   intSum?: bigint;
   floatSum?: number;
+  /** Version 4: the exact float sum, sign and 32-bit words from word `low` (word k weighs 2^(32k - 1074)). */
+  exactSum?: { negative?: boolean; low: number; words: number[] };
 }
 
 export interface Chunk {
@@ -107,15 +109,23 @@ export interface Column {
 export function statsBytes(w: Bytes, s: Stats): void {
   w.varint(s.rows).varint(s.nulls ?? 0).varint(s.nans ?? 0).varint(s.posInf ?? 0).varint(s.negInf ?? 0);
   const hasMinMax = s.min !== undefined;
-  const flags = (hasMinMax ? 1 : 0) | (hasMinMax && s.exact !== false ? 2 : 0) | (s.intSum !== undefined ? 4 : 0) | (s.floatSum !== undefined ? 8 : 0);
+  const flags = (hasMinMax ? 1 : 0) | (hasMinMax && s.exact !== false ? 2 : 0) | (s.intSum !== undefined ? 4 : 0) |
+    (s.floatSum !== undefined ? 8 : 0) | (s.exactSum !== undefined ? 16 : 0);
   w.u8(flags);
   if (hasMinMax) w.str(s.min!).str(s.max!);
   if (s.intSum !== undefined) w.int(s.intSum, 16);
   if (s.floatSum !== undefined) w.f64(s.floatSum);
+  if (s.exactSum !== undefined) {
+    w.varint(s.exactSum.words.length);
+    if (s.exactSum.words.length > 0) {
+      w.u8(s.exactSum.negative ? 1 : 0).varint(s.exactSum.low);
+      for (const word of s.exactSum.words) w.u32(word);
+    }
+  }
 }
 
-/** A whole file: zones[z][c] is column c of zone z. */
-export function forge(columns: Column[], zones: Array<{ rows: number | bigint; chunks: Chunk[] }>): Buffer {
+/** A whole file: zones[z][c] is column c of zone z. `version`: the footer's format version. */
+export function forge(columns: Column[], zones: Array<{ rows: number | bigint; chunks: Chunk[] }>, version = 1): Buffer {
   const data = new Bytes().raw(Buffer.from('VTX1'));
   const placed: Array<Array<{ offset: number; size: number; crc: number }>> = [];
   for (const z of zones) {
@@ -125,7 +135,7 @@ export function forge(columns: Column[], zones: Array<{ rows: number | bigint; c
       return { offset, size: c.body.length, crc: crc32c(c.body) };
     }));
   }
-  const f = new Bytes().varint(1).varint(columns.length);
+  const f = new Bytes().varint(version).varint(columns.length);
   for (const c of columns) f.str(c.name).u8(c.type).u8(c.precision ?? 0).u8(c.scale ?? 0);
   f.varint(zones.length);
   zones.forEach((z, zi) => {
