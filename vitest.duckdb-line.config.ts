@@ -19,6 +19,7 @@ export const DUCKDB_LINE_TESTS = [
   'bind-data-equals',
   'wide-sums',
   'float-sums', // exact float sums (issue 22)
+  'verification', // pushed plans under PRAGMA verify_serializer and enable_verification (issue 25)
   'grouped-pushdown', // at reduced size (VORTEX_FC_RUNS)
   'grouped-order', // ORDER BY taken into the grouped scan: plan shapes differ between lines
   'filters',

@@ -66,7 +66,7 @@ console.log(table(out));
 // read: expanding the glob, and planning and running the same GROUP BY ... ORDER BY over a
 // 20-row table. Their sum (less the one SELECT 1 both include) is the floor of any reader whose
 // rows DuckDB groups and sorts; the pushed query goes below it since the grouped scan also
-// takes the ORDER BY (native/duckdb/grouped_order.cpp) and DuckDB's sort no longer runs.
+// takes the ORDER BY (native/duckdb/pushdown/grouped_order.cpp) and DuckDB's sort no longer runs.
 await conn.run('SET vortex_pushdown = true');
 await conn.run(`CREATE TABLE hive_tiny AS SELECT i::BIGINT AS part, i::BIGINT AS amount FROM range(20) r(i)`);
 const floor = [['hive key', 'pushed', 'SELECT 1', 'glob() alone', '20-row table', 'floor', 'pushed/SELECT 1', 'floor/SELECT 1']];

@@ -12,14 +12,18 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildTarget, ensureHeaders, libduckdbPath, root, versionNumber } from './duckdb-headers.mjs';
 
-export function sources() {
+/** The .cpp files of one layer, its sub-folders (native/duckdb's scan, pushdown, copy, ...) included. */
+function layerSources(dir) {
   const out = [];
-  for (const layer of ['format', 'compute', 'duckdb', 'addon']) {
-    for (const f of readdirSync(join(root, 'native', layer)).sort()) {
-      if (f.endsWith('.cpp')) out.push(join('native', layer, f));
-    }
+  for (const e of readdirSync(join(root, dir), { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (e.isDirectory()) out.push(...layerSources(join(dir, e.name)));
+    else if (e.name.endsWith('.cpp')) out.push(join(dir, e.name));
   }
   return out;
+}
+
+export function sources() {
+  return ['format', 'compute', 'duckdb', 'addon'].flatMap((layer) => layerSources(join('native', layer)));
 }
 
 const what = process.argv[2];

@@ -43,7 +43,7 @@ export type PushdownFlags = Partial<Record<'enabled' | 'grouped' | 'order' | Pus
  *   groups — dictionary code width, exact integer range, multiplied over the keys — to one per
  *   100 rows, and the query is pushed only when at most a quarter of the rows lie in zones that
  *   are not cheap (zones straddling a WHERE filter count the same way). The policy lives in
- *   CheapToGroup (native/duckdb/pushdown_optimizer.cpp);
+ *   CheapToGroup (native/duckdb/pushdown/pushdown_optimizer.cpp);
  * - under WHERE, the filters the ungrouped path takes, classified per zone (skipped, from
  *   statistics, or decoded and filtered).
  */
@@ -57,7 +57,7 @@ export const groupedPushdown = Object.freeze({ setting: 'vortex_pushdown_grouped
  * direction and NULL order the binder resolved; the rows are sorted by DuckDB's own sort keys
  * (those `create_sort_key` builds). Left to DuckDB: sorts on aggregate results, expressions or
  * collations, LIMIT (Top-N), a sort below a join or a LIMIT, and any sort while
- * `preserve_insertion_order` is off. Lives in native/duckdb/grouped_order.cpp.
+ * `preserve_insertion_order` is off. Lives in native/duckdb/pushdown/grouped_order.cpp.
  */
 export const groupedOrder = Object.freeze({ setting: 'vortex_pushdown_order' });
 

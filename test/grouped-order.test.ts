@@ -7,7 +7,7 @@ import { setPushdown } from '../src/index';
 import { answerText, explain, openDb, rows, sqlString, tempDir } from './helpers';
 
 // A query's ORDER BY over the keys of a pushed GROUP BY is taken into the grouped scan, which
-// emits its groups sorted (native/duckdb/grouped_order.cpp). The rows must come out in exactly
+// emits its groups sorted (native/duckdb/pushdown/grouped_order.cpp). The rows must come out in exactly
 // the order DuckDB's own sort gives, on every thread count, with pushdown on and off and
 // against a native table; orders the scan cannot reproduce stay DuckDB's.
 

@@ -45,7 +45,7 @@ async function load(select: string, files: number, zone: number): Promise<{ scan
  * The policy's floor, restated from the zone statistics vortex_metadata shows: pushed at least
  * when at most a quarter of the rows are in zones whose keys are not one value (or all NULL).
  * Zones of dictionary-coded or narrow-range keys with few groups per row count as cheap too
- * (see CheapToGroup in native/duckdb/pushdown_optimizer.cpp), so more is pushed than this.
+ * (see CheapToGroup in native/duckdb/pushdown/pushdown_optimizer.cpp), so more is pushed than this.
  */
 async function mustPushGrouped(paths: string[], keys: string[]): Promise<boolean> {
   let total = 0n;

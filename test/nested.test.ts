@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { answerText, openDb, rows, scalar, sqlString, tempDir } from './helpers';
+import { answerText, openDb, rows, scalar, sqlString, tempDir, VERIFY } from './helpers';
 
 const dir = tempDir('vtx-nested-');
 
@@ -210,7 +210,8 @@ describe('aggregates over nested columns and struct fields', () => {
 });
 
 describe('projection of struct fields', () => {
-  it('reads only the fields a query uses: a corrupt field does not disturb queries of the others', async () => {
+  // Not under DuckDB's verification: its unoptimized run has no projection pushdown and reads every field.
+  it.skipIf(VERIFY)('reads only the fields a query uses: a corrupt field does not disturb queries of the others', async () => {
     const { conn } = await openDb();
     const file = `${dir}/projection.vtx`;
     await conn.run(`COPY (SELECT i AS id, CASE WHEN i % 10 = 0 THEN NULL ELSE {'a': i, 'b': md5(i::VARCHAR), 'c': {'x': i % 7, 'y': [i]}} END AS s

@@ -406,6 +406,54 @@ void EvaluatePredicate(const Predicate &p, const ColumnType &type, const Decoded
 	Dispatch<EvaluateOp>(type, p, type, chunk, out);
 }
 
+void Predicate::Serialize(ByteWriter &w) const {
+	w.U8(static_cast<uint8_t>(kind));
+	w.U8(static_cast<uint8_t>(op));
+	w.Str(value);
+	w.Var(values.size());
+	for (auto &v : values) {
+		w.Str(v);
+	}
+	w.Var(children.size());
+	for (auto &c : children) {
+		c.Serialize(w);
+	}
+}
+
+namespace {
+
+constexpr int kMaxPredicateDepth = 64;
+
+Predicate ReadPredicate(ByteReader &r, int depth) {
+	if (depth > kMaxPredicateDepth) {
+		throw FormatError("a predicate is nested too deeply");
+	}
+	Predicate p;
+	const auto kind = r.U8();
+	const auto op = r.U8();
+	if (kind > static_cast<uint8_t>(Predicate::Kind::OR) || op > static_cast<uint8_t>(CompareOp::GE)) {
+		throw FormatError("a predicate is malformed");
+	}
+	p.kind = static_cast<Predicate::Kind>(kind);
+	p.op = static_cast<CompareOp>(op);
+	p.value = r.Str();
+	p.values.resize(r.Count(1));
+	for (auto &v : p.values) {
+		v = r.Str();
+	}
+	p.children.resize(r.Count(3));
+	for (auto &c : p.children) {
+		c = ReadPredicate(r, depth + 1);
+	}
+	return p;
+}
+
+} // namespace
+
+Predicate Predicate::Deserialize(ByteReader &r) {
+	return ReadPredicate(r, 0);
+}
+
 std::string Predicate::ToString() const {
 	switch (kind) {
 	case Kind::ALWAYS_TRUE: return "true";

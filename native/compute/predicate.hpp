@@ -5,6 +5,7 @@
 // NaN equals NaN and is greater than every other number, -0.0 equals 0.0, strings compare
 // bytewise (unsigned bytes, then length). No DuckDB types here.
 #pragma once
+#include "../format/bytes.hpp"
 #include "../format/column.hpp"
 #include "../format/stats.hpp"
 
@@ -38,6 +39,9 @@ struct Predicate {
 		return kind == Kind::ALWAYS_TRUE;
 	}
 	std::string ToString() const;
+	//! For plans that carry predicates (a serialized DuckDB plan).
+	void Serialize(ByteWriter &w) const;
+	static Predicate Deserialize(ByteReader &r);
 };
 
 bool operator==(const Predicate &a, const Predicate &b);

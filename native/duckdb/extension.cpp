@@ -1,14 +1,16 @@
 #include "extension.hpp"
 
-#include "atomic_copy.hpp"
+#include "copy/atomic_copy.hpp"
 #include "duckdb_compat.hpp"
-#include "memory_info_function.hpp"
-#include "pushdown_optimizer.hpp"
+#include "functions/memory_info_function.hpp"
+#include "pushdown/grouped_aggregate.hpp"
+#include "pushdown/pushdown_optimizer.hpp"
+#include "pushdown/pushed_aggregate.hpp"
 #include "settings.hpp"
-#include "vortex_copy.hpp"
-#include "vortex_kernel_function.hpp"
-#include "vortex_metadata_function.hpp"
-#include "vortex_scan.hpp"
+#include "copy/vortex_copy.hpp"
+#include "functions/vortex_kernel_function.hpp"
+#include "functions/vortex_metadata_function.hpp"
+#include "scan/vortex_scan.hpp"
 #include "duckdb/function/copy_function.hpp"
 #include "duckdb/main/extension/extension_loader.hpp"
 #include "duckdb/main/extension_manager.hpp"
@@ -125,6 +127,9 @@ Registration RegisterVortex(DatabaseInstance &db, shared_ptr<RulesTable> rules) 
 		loader.RegisterFunction(GetVortexCopyFunction("vtx"));
 		loader.RegisterFunction(GetVortexCacheInfoFunction());
 		loader.RegisterFunction(GetVortexBufferInfoFunction());
+		// Planted by the optimizer rule only; in the catalog so that serialized plans find them.
+		loader.RegisterFunction(GetPushedAggregateFunction());
+		loader.RegisterFunction(GetGroupedAggregateFunction());
 		auto &config = DBConfig::GetConfig(db);
 		RegisterSettings(config);
 		auto &keep = *rules;

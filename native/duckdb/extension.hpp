@@ -1,5 +1,5 @@
 #pragma once
-#include "rules_table.hpp"
+#include "pushdown/rules_table.hpp"
 
 namespace vortex {
 

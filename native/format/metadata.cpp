@@ -190,6 +190,14 @@ void ReadChunkMeta(ByteReader &r, const FileMetadata &m, const std::string &colu
 
 } // namespace
 
+void WriteColumnType(ByteWriter &w, const ColumnType &type) {
+	WriteType(w, type);
+}
+
+ColumnType ReadColumnType(ByteReader &r) {
+	return ReadType(r, kFormatVersion, 0);
+}
+
 std::vector<uint8_t> FileMetadata::Serialize() const {
 	ByteWriter w;
 	w.Var(version);

@@ -23,6 +23,10 @@ constexpr uint32_t kMinFormatVersion = 1;
 constexpr size_t kHeaderSize = 4;
 constexpr size_t kTrailerSize = 12;
 
+//! A column type in the footer's own encoding, for what else must carry one (a serialized plan).
+void WriteColumnType(ByteWriter &w, const ColumnType &type);
+ColumnType ReadColumnType(ByteReader &r);
+
 struct ChunkMeta {
 	uint64_t offset = 0;      //! of the stored segment, from the start of the file
 	uint64_t stored_size = 0; //! bytes on disk

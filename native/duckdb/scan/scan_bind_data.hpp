@@ -1,7 +1,7 @@
 // What vortex_scan knows after binding: the files and their common schema.
 #pragma once
-#include "../format/metadata.hpp"
-#include "file_io.hpp"
+#include "../../format/metadata.hpp"
+#include "../file_io.hpp"
 #include "duckdb.hpp"
 
 #include <memory>

@@ -1,7 +1,7 @@
 #include "plan_guard.hpp"
 
-#include "../compute/aggregate_state.hpp"
-#include "metadata_cache.hpp"
+#include "../../compute/aggregate_state.hpp"
+#include "../metadata_cache.hpp"
 
 namespace vortex {
 

@@ -1,6 +1,6 @@
 #include "scan_filters.hpp"
 
-#include "type_mapping.hpp"
+#include "../type_mapping.hpp"
 #include "duckdb/common/multi_file/multi_file_reader.hpp"
 #include "duckdb/execution/expression_executor.hpp"
 #include "duckdb/planner/expression/bound_columnref_expression.hpp"

@@ -1,10 +1,10 @@
 #include "vortex_metadata_function.hpp"
 
-#include "../format/encoding.hpp"
-#include "../format/reader.hpp"
-#include "file_io.hpp"
-#include "metadata_cache.hpp"
-#include "type_mapping.hpp"
+#include "../../format/encoding.hpp"
+#include "../../format/reader.hpp"
+#include "../file_io.hpp"
+#include "../metadata_cache.hpp"
+#include "../type_mapping.hpp"
 
 namespace vortex {
 

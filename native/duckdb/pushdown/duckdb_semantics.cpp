@@ -1,6 +1,6 @@
 #include "duckdb_semantics.hpp"
 
-#include "type_mapping.hpp"
+#include "../type_mapping.hpp"
 
 namespace vortex {
 

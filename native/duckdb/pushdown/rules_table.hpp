@@ -1,7 +1,7 @@
 // The pushdown allow-list as compiled by src/rules.ts and handed over at registration.
 // The optimizer consults it for every aggregate; what is absent is never pushed.
 #pragma once
-#include "duckdb_compat.hpp"
+#include "../duckdb_compat.hpp"
 
 #include <memory>
 #include <string>

@@ -1,7 +1,7 @@
 #include "memory_info_function.hpp"
 
-#include "../format/scratch.hpp"
-#include "metadata_cache.hpp"
+#include "../../format/scratch.hpp"
+#include "../metadata_cache.hpp"
 #include "duckdb/main/config.hpp"
 
 namespace vortex {

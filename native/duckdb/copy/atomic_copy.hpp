@@ -7,7 +7,7 @@
 // i.e. wherever DuckDB's access settings would have admitted DuckDB's temporary file; where they
 // would not, DuckDB's mechanism is left in place so the COPY is refused exactly as for Parquet.
 #pragma once
-#include "duckdb_compat.hpp"
+#include "../duckdb_compat.hpp"
 
 namespace vortex {
 

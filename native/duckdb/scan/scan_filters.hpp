@@ -2,7 +2,7 @@
 // the compute layer's predicates (zone classification and row evaluation happen there), or,
 // for partition columns and the file name, evaluated once per file by DuckDB itself.
 #pragma once
-#include "../compute/predicate.hpp"
+#include "../../compute/predicate.hpp"
 #include "scan_bind_data.hpp"
 #include "duckdb/planner/table_filter.hpp"
 

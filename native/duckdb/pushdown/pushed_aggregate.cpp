@@ -1,13 +1,14 @@
 #include "pushed_aggregate.hpp"
 
-#include "../compute/selection.hpp"
-#include "../compute/zone_mask.hpp"
-#include "../format/reader.hpp"
+#include "../../compute/selection.hpp"
+#include "../../compute/zone_mask.hpp"
+#include "../../format/reader.hpp"
 #include "duckdb_semantics.hpp"
-#include "file_io.hpp"
-#include "metadata_cache.hpp"
-#include "plan_guard.hpp"
-#include "type_mapping.hpp"
+#include "plan_serialization.hpp"
+#include "../file_io.hpp"
+#include "../metadata_cache.hpp"
+#include "../scan/plan_guard.hpp"
+#include "../type_mapping.hpp"
 #include "duckdb/execution/partition_info.hpp"
 
 #include <atomic>
@@ -407,8 +408,38 @@ Value FinalizePushed(const PushedAggregate &a, const AggregateState *s, uint64_t
 	return Finalize(a, s, rows, field_type);
 }
 
+namespace {
+
+void PushedSerialize(Serializer &s, const optional_ptr<FunctionData> bind_p, const TableFunction &) {
+	auto &bind = bind_p->Cast<PushedBindData>();
+	SerializeFiles(s, 100, bind.files);
+	SerializeFields(s, 101, bind.fields, bind.field_types); // 101, 102
+	SerializeLeaves(s, 103, bind.leaves);
+	SerializeAggregates(s, 104, bind.aggregates);
+	SerializeFilters(s, 105, bind.filters);
+	s.WriteProperty<vector<string>>(106, "file_filters", vector<string>(bind.file_filters.begin(), bind.file_filters.end()));
+}
+
+unique_ptr<FunctionData> PushedDeserialize(Deserializer &d, TableFunction &) {
+	auto bind = make_uniq<PushedBindData>();
+	bind->files = DeserializeFiles(d, 100);
+	DeserializeFields(d, 101, bind->fields, bind->field_types);
+	bind->leaves = DeserializeLeaves(d, 103);
+	bind->aggregates = DeserializeAggregates(d, 104);
+	bind->filters = DeserializeFilters(d, 105);
+	auto file_filters = d.ReadProperty<vector<string>>(106, "file_filters");
+	bind->file_filters.assign(file_filters.begin(), file_filters.end());
+	return std::move(bind);
+}
+
+} // namespace
+
 TableFunction GetPushedAggregateFunction() {
-	TableFunction tf("vortex_scan", {}, PushedScan, nullptr, PushedInit, PushedInitLocal);
+	// Its own name, so that a serialized plan finds it again in the catalog (extension.cpp
+	// registers it); EXPLAIN shows it as VORTEX_SCAN_AGGREGATE.
+	TableFunction tf("vortex_scan_aggregate", {}, PushedScan, RefusePlantedBind, PushedInit, PushedInitLocal);
+	tf.serialize = PushedSerialize;
+	tf.deserialize = PushedDeserialize;
 	tf.cardinality = PushedCardinality;
 	tf.get_partition_data = PushedPartitionData;
 	tf.to_string = PushedToString;

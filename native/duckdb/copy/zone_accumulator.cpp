@@ -1,6 +1,6 @@
 #include "zone_accumulator.hpp"
 
-#include "../format/scratch.hpp"
+#include "../../format/scratch.hpp"
 
 namespace vortex {
 

@@ -1,10 +1,10 @@
 #include "scan_bind.hpp"
 
-#include "file_io.hpp"
-#include "metadata_cache.hpp"
+#include "../file_io.hpp"
+#include "../metadata_cache.hpp"
 #include "plan_guard.hpp"
-#include "settings.hpp"
-#include "type_mapping.hpp"
+#include "../settings.hpp"
+#include "../type_mapping.hpp"
 #include "duckdb/common/hive_partitioning.hpp"
 #include "duckdb/common/multi_file/multi_file_reader.hpp"
 

@@ -2,7 +2,7 @@
 // pushed aggregate returns exactly what DuckDB's own aggregate would (see
 // extension/core_functions/aggregate/algebraic/avg.cpp and distributive/sum.cpp).
 #pragma once
-#include "../compute/kernels.hpp"
+#include "../../compute/kernels.hpp"
 #include "duckdb.hpp"
 
 namespace vortex {

@@ -1,7 +1,7 @@
 #include "scan_statistics.hpp"
 
 #include "plan_guard.hpp"
-#include "type_mapping.hpp"
+#include "../type_mapping.hpp"
 
 namespace vortex {
 

@@ -1,6 +1,6 @@
 #include "column_emit.hpp"
 
-#include "duckdb_compat.hpp"
+#include "../duckdb_compat.hpp"
 
 #include <atomic>
 #include <cstring>

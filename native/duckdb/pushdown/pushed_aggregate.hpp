@@ -2,13 +2,13 @@
 // the finished aggregates, computed when the query runs (not when it is planned, since a
 // prepared statement is planned once and may run many times against changing files).
 #pragma once
-#include "../compute/aggregate_state.hpp"
-#include "../compute/kernels.hpp"
-#include "../compute/predicate.hpp"
-#include "../format/metadata.hpp"
-#include "../format/reader.hpp"
+#include "../../compute/aggregate_state.hpp"
+#include "../../compute/kernels.hpp"
+#include "../../compute/predicate.hpp"
+#include "../../format/metadata.hpp"
+#include "../../format/reader.hpp"
 #include "duckdb.hpp"
-#include "scan_bind_data.hpp"
+#include "../scan/scan_bind_data.hpp"
 
 namespace vortex {
 

@@ -1,9 +1,9 @@
 #include "vortex_copy.hpp"
 
-#include "../format/scratch.hpp"
-#include "../format/writer.hpp"
-#include "file_io.hpp"
-#include "type_mapping.hpp"
+#include "../../format/scratch.hpp"
+#include "../../format/writer.hpp"
+#include "../file_io.hpp"
+#include "../type_mapping.hpp"
 #include "zone_accumulator.hpp"
 #include "duckdb/common/types/column/column_data_collection.hpp"
 #include "duckdb/function/copy_function.hpp"

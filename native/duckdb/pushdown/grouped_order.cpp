@@ -8,7 +8,7 @@
 #include "duckdb/planner/operator/logical_projection.hpp"
 #include "compressed_materialization.hpp"
 #include "grouped_aggregate.hpp"
-#include "settings.hpp"
+#include "../settings.hpp"
 
 #include <algorithm>
 #include <cstring>

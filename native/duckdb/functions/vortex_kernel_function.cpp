@@ -1,10 +1,10 @@
 #include "vortex_kernel_function.hpp"
 
-#include "../compute/kernels.hpp"
-#include "../format/reader.hpp"
-#include "file_io.hpp"
-#include "metadata_cache.hpp"
-#include "type_mapping.hpp"
+#include "../../compute/kernels.hpp"
+#include "../../format/reader.hpp"
+#include "../file_io.hpp"
+#include "../metadata_cache.hpp"
+#include "../type_mapping.hpp"
 
 namespace vortex {
 
