@@ -20,6 +20,8 @@ export const DUCKDB_LINE_TESTS = [
   'wide-sums',
   'float-sums', // exact float sums (issue 22)
   'verification', // pushed plans under PRAGMA verify_serializer and enable_verification (issue 25)
+  'expression-filters', // filters the scan takes out of DuckDB's plan (issue 20)
+  'bucket-keys', // GROUP BY date_trunc(...) and other bucket functions (issue 20)
   'grouped-pushdown', // at reduced size (VORTEX_FC_RUNS)
   'grouped-order', // ORDER BY taken into the grouped scan: plan shapes differ between lines
   'filters',

@@ -21,10 +21,11 @@ export interface RegisterResult {
   registered: boolean;
 }
 
-const SETTING_OF: Record<'enabled' | 'grouped' | 'order' | PushdownFlag, string> = {
+const SETTING_OF: Record<'enabled' | 'grouped' | 'order' | 'expressions' | PushdownFlag, string> = {
   enabled: 'vortex_pushdown',
   grouped: 'vortex_pushdown_grouped',
   order: 'vortex_pushdown_order',
+  expressions: 'vortex_pushdown_expressions',
   count: 'vortex_pushdown_count',
   sum: 'vortex_pushdown_sum',
   avg: 'vortex_pushdown_avg',

@@ -22,7 +22,7 @@ export type PushdownFlag = 'count' | 'sum' | 'avg' | 'min' | 'max';
  * reader) and `order` (a pushed GROUP BY emits its groups in the query's ORDER BY, see
  * {@link groupedOrder}); absent means enabled.
  */
-export type PushdownFlags = Partial<Record<'enabled' | 'grouped' | 'order' | PushdownFlag, boolean>>;
+export type PushdownFlags = Partial<Record<'enabled' | 'grouped' | 'order' | 'expressions' | PushdownFlag, boolean>>;
 
 /**
  * GROUP BY pushdown applies the same allow-list per group, with the same rewrites (an all-NULL
@@ -60,6 +60,47 @@ export const groupedPushdown = Object.freeze({ setting: 'vortex_pushdown_grouped
  * `preserve_insertion_order` is off. Lives in native/duckdb/pushdown/grouped_order.cpp.
  */
 export const groupedOrder = Object.freeze({ setting: 'vortex_pushdown_order' });
+
+/**
+ * Filters vortex_scan takes out of DuckDB's plan and evaluates itself, with DuckDB's own
+ * ExpressionExecutor (native/duckdb/scan/expression_filter.cpp): any WHERE conjunct DuckDB would
+ * keep in a FILTER above the scan (LIKE '%x%', IN lists, ORs on one column or across columns,
+ * lower(s) = 'k', CASE, COALESCE, arithmetic) — when it is deterministic, cannot raise an error,
+ * and reads only the scan's columns (file columns, partition keys, the file name). "Cannot raise
+ * an error" is DuckDB's own declaration per function (FunctionErrors), made stricter where DuckDB
+ * under-reports (a cast is taken only when no value can make it fail: widening integers, numbers
+ * to DOUBLE; substring only with constant offsets in range) and kinder where a constant proves it
+ * (x % k and x // k for a constant k other than 0 and -1). A taken filter has left DuckDB's plan,
+ * so every reader applies it exactly: the scan, and aggregates pushed above it, which are then
+ * pushed as under any table filter. Zones are classified without reading rows by an equivalent
+ * predicate on one column (IN lists, ORs of comparisons: statistics say none/all/some), by
+ * evaluating the filter once where every column it reads is one value in the zone, and once per
+ * dictionary entry of a dictionary-coded string column. Plain column-constant comparisons,
+ * BETWEEN and IS [NOT] NULL stay DuckDB's (it makes table filters of them and estimates joins from
+ * them). Filters that may raise an error stay DuckDB's, so errors are DuckDB's own.
+ */
+export const expressionPushdown = Object.freeze({ setting: 'vortex_pushdown_expressions' });
+
+/**
+ * GROUP BY keys that are a bucket function of one column (native/duckdb/pushdown/bucket_keys.cpp
+ * enforces this list): the grouped scan evaluates the function with DuckDB's own executor on the
+ * column's values, so the key's type and value are DuckDB's by construction, and groups on the
+ * results. Each is monotone (non-decreasing) in its input, so a zone whose min and max fall in one
+ * bucket has that bucket on every row and is answered from its statistics. Functions of a
+ * TIMESTAMP WITH TIME ZONE depend on the TimeZone setting, and local time runs backwards at a
+ * daylight-saving or zone change (at midnight in some zones, so even the local date does): for
+ * those the statistics shortcut is taken only while TimeZone is UTC; other zones are decoded and
+ * evaluated row by row, which is exact in any time zone. Under `vortex_pushdown_expressions`.
+ */
+export const bucketFunctions = Object.freeze([
+  { fn: 'date_trunc(part, x)', of: 'TIMESTAMP, DATE, TIMESTAMP WITH TIME ZONE', why: 'truncation to a unit never puts a later time before an earlier one' },
+  { fn: 'time_bucket(width, x [, offset | origin | time zone])', of: 'TIMESTAMP, DATE, TIMESTAMP WITH TIME ZONE', why: 'the start of the width-long bucket holding x, counted from a fixed origin: non-decreasing in x' },
+  { fn: 'CAST(x AS DATE)', of: 'TIMESTAMP (any unit), TIMESTAMP WITH TIME ZONE', why: "the day x falls on" },
+  { fn: 'CAST(x AS TIMESTAMP)', of: 'DATE, TIMESTAMP_S, TIMESTAMP_MS, TIMESTAMP_NS', why: 'a change of unit (truncating nanoseconds): order-preserving' },
+  { fn: 'year(x)', of: 'TIMESTAMP, DATE, TIMESTAMP WITH TIME ZONE', why: "the year x falls in" },
+  { fn: 'x // k', of: 'integers, k a positive constant', why: 'division by a positive constant is non-decreasing (truncating or flooring alike)' },
+  { fn: 'CAST(x AS integer type)', of: 'integers', why: 'the same value in another width (a value out of range raises the error DuckDB raises)' },
+]);
 
 /** How the native kernels are asked to compute, and how their Vortex-semantics result is rewritten. */
 export interface PushdownRule {

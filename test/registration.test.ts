@@ -22,6 +22,7 @@ describe('registerVortex', () => {
     const settings = await rows(conn, "SELECT name, value FROM duckdb_settings() WHERE name LIKE 'vortex_pushdown%' ORDER BY name");
     expect(settings).toEqual([
       ['vortex_pushdown', 'true'], ['vortex_pushdown_avg', 'true'], ['vortex_pushdown_count', 'true'],
+      ['vortex_pushdown_expressions', 'true'],
       ['vortex_pushdown_grouped', 'true'], ['vortex_pushdown_max', 'true'], ['vortex_pushdown_min', 'true'],
       ['vortex_pushdown_order', 'true'], ['vortex_pushdown_sum', 'true'],
     ]);

@@ -19,7 +19,8 @@ const hive = join(dir, 'hive');
 beforeAll(async () => {
   ({ conn } = await openDb());
   await conn.run(`COPY (SELECT range::INTEGER AS i, (range % 3)::INTEGER AS g, 'k' || (range % 4) AS s,
-      {'a': range, 'b': 'x' || range} AS st, range / 4 AS d FROM range(10000)) TO ${sqlString(file)} (FORMAT vortex)`);
+      {'a': range, 'b': 'x' || range} AS st, range / 4 AS d,
+      TIMESTAMP '2024-01-01' + INTERVAL (range) MINUTE AS ts FROM range(10000)) TO ${sqlString(file)} (FORMAT vortex)`);
   mkdirSync(hive, { recursive: true });
   await conn.run(`COPY (SELECT range AS x, range % 2 AS part FROM range(100)) TO ${sqlString(hive)}
       (FORMAT vortex, PARTITION_BY (part))`);
@@ -28,7 +29,7 @@ beforeAll(async () => {
 const src = () => sqlString(file);
 const hiveSrc = () => `vortex_scan(${sqlString(join(hive, '**', '*.vtx'))}, hive_partitioning := true)`;
 
-const QUERIES: Array<[string, () => string]> = [
+const QUERIES: Array<[string, () => string, RegExp?]> = [
   ['the reproduction', () => `SELECT sum(i) FROM ${src()}`],
   ['under WHERE', () => `SELECT sum(i), min(i), max(i), count(*) FROM ${src()} WHERE i > 3`],
   ['min/max of strings', () => `SELECT min(s), max(s), count(s) FROM ${src()}`],
@@ -39,15 +40,19 @@ const QUERIES: Array<[string, () => string]> = [
   ['hive partitions', () => `SELECT part, sum(x), count(*) FROM ${hiveSrc()} GROUP BY part ORDER BY part`],
   ['a partition filter', () => `SELECT sum(x) FROM ${hiveSrc()} WHERE part = 1`],
   ['float sums', () => `SELECT sum(d), avg(d) FROM ${src()}`],
+  ['a filter the scan takes, in a plain scan', () => `SELECT i, s FROM ${src()} WHERE s LIKE '%1' OR g = 2 ORDER BY i`, /Expression Filters/],
+  ['a filter the scan takes, under a pushed aggregate', () => `SELECT count(*), sum(i) FROM ${src()} WHERE s IN ('k1', 'k3', 'k1')`],
+  ['a time bucket as the key', () => `SELECT date_trunc('day', ts) AS h, count(*), sum(i) FROM ${src()} WHERE s <> 'k2' GROUP BY h ORDER BY h`],
+  ['integer buckets as the key', () => `SELECT i // 1000 AS b, count(*), sum(g) FROM ${src()} GROUP BY b ORDER BY b`],
 ];
 
 describe.each(['verify_serializer', 'enable_verification'])('PRAGMA %s', (pragma) => {
-  it.each(QUERIES)('%s: pushed, and DuckDB\'s answer', async (_name, sql) => {
+  it.each(QUERIES)('%s: pushed, and DuckDB\'s answer', async (_name, sql, marker) => {
     const q = sql();
     await conn.run('SET vortex_pushdown = false');
     const want = await answerText(conn, q);
     await conn.run('RESET vortex_pushdown');
-    expect(await explain(conn, q)).toMatch(/Pushed Aggregates/);
+    expect(await explain(conn, q)).toMatch(marker ?? /Pushed Aggregates/);
     await conn.run(`PRAGMA ${pragma}`);
     try {
       expect(await answerText(conn, q)).toBe(want);

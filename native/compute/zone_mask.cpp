@@ -28,6 +28,48 @@ void ZoneMask::And(const Predicate &p, const ColumnType &type, const DecodedColu
 	AndSelection(mask_.data(), scratch_.data(), rows_);
 }
 
+uint8_t *ZoneMask::Target() {
+	if (!written_) {
+		return mask_.data();
+	}
+	scratch_.resize(rows_);
+	return scratch_.data();
+}
+
+void ZoneMask::Combine() {
+	if (written_) {
+		AndSelection(mask_.data(), scratch_.data(), rows_);
+	}
+	written_ = true;
+}
+
+void ZoneMask::AndRows(const uint8_t *rows) {
+	uint8_t *out = Target();
+	for (uint64_t i = 0; i < rows_; i++) {
+		out[i] = rows[i] != 0;
+	}
+	Combine();
+}
+
+void ZoneMask::AndEntries(const uint8_t *truth, const DecodedColumn &chunk) {
+	if (chunk.count != rows_ || chunk.codes.size() != rows_) {
+		throw std::logic_error("filtering rows by dictionary entries the reader did not decode");
+	}
+	uint8_t *out = Target();
+	const uint32_t *codes = chunk.codes.data();
+	const uint8_t null_truth = truth[chunk.dictionary.size()];
+	if (chunk.all_valid) {
+		for (uint64_t i = 0; i < rows_; i++) {
+			out[i] = truth[codes[i]];
+		}
+	} else {
+		for (uint64_t i = 0; i < rows_; i++) {
+			out[i] = chunk.IsValid(i) ? truth[codes[i]] : null_truth;
+		}
+	}
+	Combine();
+}
+
 const uint8_t *ZoneMask::Rows() {
 	if (!written_) {
 		std::fill(mask_.begin(), mask_.end(), uint8_t(1));

@@ -17,10 +17,20 @@ public:
 	void Begin(uint64_t rows);
 	//! Keeps only the rows where `p` holds on `chunk`, which must hold the whole zone.
 	void And(const Predicate &p, const ColumnType &type, const DecodedColumn &chunk);
+	//! Keeps only the rows whose byte in `rows` (one per row of the zone) is nonzero.
+	void AndRows(const uint8_t *rows);
+	//! A filter on one dictionary-coded string column, decided once per dictionary entry:
+	//! `truth[e]` for entry e, `truth[dictionary size]` for a NULL row. Keeps only the rows
+	//! whose entry holds.
+	void AndEntries(const uint8_t *truth, const DecodedColumn &chunk);
 	//! One byte per row of the zone, 1 where every filter given to And() holds.
 	const uint8_t *Rows();
 
 private:
+	//! The buffer the next filter writes: the mask itself for the first, else scratch to AND in.
+	uint8_t *Target();
+	void Combine();
+
 	std::vector<uint8_t> mask_, scratch_;
 	uint64_t rows_ = 0;
 	bool written_ = false;

@@ -9,6 +9,7 @@ const char *const kPushdownSettings[6] = {"vortex_pushdown",     "vortex_pushdow
 
 const char *const kGroupedPushdownSetting = "vortex_pushdown_grouped";
 const char *const kOrderPushdownSetting = "vortex_pushdown_order";
+const char *const kExpressionPushdownSetting = "vortex_pushdown_expressions";
 const char *const kMetadataCacheSizeSetting = "vortex_metadata_cache_size";
 
 size_t ParseCacheSize(const std::string &text) {
@@ -65,6 +66,10 @@ void RegisterSettings(DBConfig &config) {
 	                          LogicalType::BOOLEAN, Value::BOOLEAN(true));
 	config.AddExtensionOption(kOrderPushdownSetting,
 	                          "Allow a pushed GROUP BY to emit its groups in the query's ORDER BY on its keys",
+	                          LogicalType::BOOLEAN, Value::BOOLEAN(true));
+	config.AddExtensionOption(kExpressionPushdownSetting,
+	                          "Allow vortex_scan to evaluate filter expressions DuckDB would keep above it, and "
+	                          "GROUP BY time buckets and other monotone functions of a column",
 	                          LogicalType::BOOLEAN, Value::BOOLEAN(true));
 }
 

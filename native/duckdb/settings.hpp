@@ -8,6 +8,8 @@ extern const char *const kPushdownSettings[6];
 //! BOOLEAN, default true: GROUP BY aggregates may be answered inside the reader.
 extern const char *const kGroupedPushdownSetting;
 extern const char *const kOrderPushdownSetting; //! ORDER BY on a pushed GROUP BY's keys (grouped_order.hpp)
+//! Filter expressions taken into vortex_scan (scan/expression_filter.hpp) and GROUP BY buckets.
+extern const char *const kExpressionPushdownSetting;
 
 void RegisterSettings(duckdb::DBConfig &config);
 //! Current value (SET or SET GLOBAL) of a BOOLEAN setting; true when unset.

@@ -5,7 +5,10 @@
 #include "../../compute/zone_mask.hpp"
 #include "../../format/reader.hpp"
 #include "../scan/plan_guard.hpp"
+#include "bucket_keys.hpp"
 #include "plan_serialization.hpp"
+#include "zone_filters.hpp"
+#include "../scan/scan_filters.hpp"
 #include "../type_mapping.hpp"
 #include "duckdb/execution/expression_executor.hpp"
 
@@ -27,11 +30,18 @@ unique_ptr<FunctionData> GroupedBindData::Copy() const {
 	r->field_types = field_types;
 	r->keys = keys;
 	r->hive = hive;
-	for (auto &t : key_transforms) { // expressions: the one member that is not copyable
+	for (auto &t : key_transforms) { // expressions: the members that are not copyable
 		r->key_transforms.push_back(t ? t->Copy() : nullptr);
 	}
+	for (auto &b : key_buckets) {
+		r->key_buckets.push_back(b ? b->Copy() : nullptr);
+	}
+	r->bucket_display = bucket_display;
+	r->bucket_monotone = bucket_monotone;
 	r->aggregates = aggregates;
 	r->filters = filters;
+	r->expressions = expressions;
+	r->file_columns = file_columns;
 	r->file_filters = file_filters;
 	r->order = order;
 	return std::move(r);
@@ -40,12 +50,22 @@ unique_ptr<FunctionData> GroupedBindData::Copy() const {
 bool GroupedBindData::Equals(const FunctionData &other_p) const {
 	auto &o = other_p.Cast<GroupedBindData>();
 	if (keys != o.keys || order != o.order || aggregates != o.aggregates || filters != o.filters || field_types != o.field_types ||
+	    !SameFilters(expressions, o.expressions) || file_columns.hive.values != o.file_columns.hive.values ||
 	    hive.keys != o.hive.keys || hive.types != o.hive.types || hive.values != o.hive.values ||
 	    key_transforms.size() != o.key_transforms.size() || !SamePlannedFiles(files, o.files)) {
 		return false;
 	}
+	if (key_buckets.size() != o.key_buckets.size() || bucket_monotone != o.bucket_monotone) {
+		return false;
+	}
 	for (size_t k = 0; k < key_transforms.size(); k++) {
 		auto &a = key_transforms[k], &b = o.key_transforms[k];
+		if (bool(a) != bool(b) || (a && !a->Equals(*b))) {
+			return false;
+		}
+	}
+	for (size_t k = 0; k < key_buckets.size(); k++) {
+		auto &a = key_buckets[k], &b = o.key_buckets[k];
 		if (bool(a) != bool(b) || (a && !a->Equals(*b))) {
 			return false;
 		}
@@ -148,11 +168,57 @@ struct GroupedGlobalState : public GlobalTableFunctionState {
 	idx_t next_row = 0;
 };
 
+//! The filters of a grouped scan over its plain file columns.
+ZoneFilter FilterOf(ClientContext &context, const GroupedBindData &bind) {
+	FilterColumns columns;
+	columns.type = [&bind](idx_t field) -> const vtx::ColumnType & { return bind.fields[field].type; };
+	columns.stats = [](const vtx::ZoneMeta &zone, idx_t field) -> const vtx::ZoneStats & { return zone.chunks[field].stats; };
+	return ZoneFilter(context, bind.filters, bind.expressions, bind.fields, bind.field_types, bind.file_columns, bind.files,
+	                  std::move(columns));
+}
+
+//! Per key: an evaluator of its bucket function, or null (bucket_keys.hpp).
+std::vector<std::unique_ptr<BucketEvaluator>> BucketsOf(ClientContext &context, const GroupedBindData &bind) {
+	std::vector<std::unique_ptr<BucketEvaluator>> out;
+	for (idx_t k = 0; k < bind.keys.size(); k++) {
+		out.push_back(bind.key_buckets[k] ? std::make_unique<BucketEvaluator>(context, *bind.key_buckets[k],
+		                                                                       bind.fields[bind.keys[k]].type)
+		                                  : nullptr);
+	}
+	return out;
+}
+
+//! A bucket key's one value over a zone, where the statistics of its column prove it: all
+//! NULL, one value, or (the function being monotone) min and max in the same bucket.
+bool ConstantBucket(const GroupedBindData &bind, idx_t k, BucketEvaluator &bucket, const vtx::ZoneStats &stats,
+                    bool &is_null, std::string &key) {
+	auto &type = bind.fields[bind.keys[k]].type;
+	auto &logical = bind.field_types[bind.keys[k]];
+	Value result;
+	if (stats.rows > 0 && stats.nulls == stats.rows) {
+		result = bucket.Apply(Value(logical));
+	} else if (stats.nulls > 0 || !stats.has_minmax || !stats.minmax_exact || type.IsFloat()) {
+		return false;
+	} else {
+		result = bucket.Apply(RawToValue(logical, stats.min));
+		if (stats.min != stats.max && (!bind.bucket_monotone[k] || bucket.Apply(RawToValue(logical, stats.max)) != result)) {
+			return false;
+		}
+	}
+	is_null = result.IsNull();
+	key.clear();
+	return is_null || ValueToRaw(bind.KeyType(k), result, key);
+}
+
 struct GroupedLocalState : public LocalTableFunctionState {
-	explicit GroupedLocalState(GroupedAggregation partial_p) : partial(std::move(partial_p)) {
+	GroupedLocalState(GroupedAggregation partial_p, ZoneFilter filter_p, std::vector<std::unique_ptr<BucketEvaluator>> buckets_p)
+	    : partial(std::move(partial_p)), filter(std::move(filter_p)), buckets(std::move(buckets_p)) {
 	}
 	idx_t id = 0; //! registration order: this thread's batch index
 	GroupedAggregation partial;
+	ZoneFilter filter;
+	std::vector<std::unique_ptr<BucketEvaluator>> buckets;
+	std::vector<vtx::DecodedColumn> bucket_columns; //! per key: its buckets over the current zone
 	//! Decode buffers reused from zone to zone: fresh zone-sized buffers cost a page fault per page.
 	std::map<idx_t, vtx::DecodedColumn> buffers;
 	std::vector<std::string> hive_text;
@@ -164,11 +230,12 @@ struct GroupedLocalState : public LocalTableFunctionState {
 //! Lists the zones of file `f` that need decoding; the others are answered from statistics
 //! (into `groups`) or skipped.
 void PlanFile(const GroupedBindData &bind, idx_t f, const vtx::FileMetadata &meta, const ValueColumns &values,
-              GroupedAggregation &groups, std::vector<ZoneWork> &work) {
+              ZoneFilter &filter, std::vector<std::unique_ptr<BucketEvaluator>> &buckets, GroupedAggregation &groups,
+              std::vector<ZoneWork> &work) {
 	std::vector<bool> key_null(bind.keys.size());
 	std::vector<std::string> key(bind.keys.size());
 	std::vector<const vtx::ZoneStats *> stats;
-	std::vector<ZoneMatch> matches(bind.filters.size());
+	std::vector<ZoneMatch> matches;
 	// Hive keys: one value per file, its text made once.
 	for (idx_t k = 0; k < bind.keys.size(); k++) {
 		if (bind.IsHive(bind.keys[k])) {
@@ -184,19 +251,17 @@ void PlanFile(const GroupedBindData &bind, idx_t f, const vtx::FileMetadata &met
 		}
 		bool constant = true;
 		for (idx_t k = 0; constant && k < bind.keys.size(); k++) {
-			if (!bind.IsHive(bind.keys[k])) {
-				bool is_null = false;
+			bool is_null = false;
+			if (buckets[k]) {
+				constant = ConstantBucket(bind, k, *buckets[k], zone.chunks[bind.keys[k]].stats, is_null, key[k]);
+				key_null[k] = is_null;
+			} else if (!bind.IsHive(bind.keys[k])) {
 				constant = GroupedAggregation::ConstantKey(bind.fields[bind.keys[k]].type,
 				                                           zone.chunks[bind.keys[k]].stats, is_null, key[k]);
 				key_null[k] = is_null;
 			}
 		}
-		auto match = ZoneMatch::ALL;
-		for (idx_t k = 0; k < bind.filters.size() && match != ZoneMatch::NONE; k++) {
-			auto &pf = bind.filters[k];
-			matches[k] = vtx::compute::ClassifyZone(pf.predicate, bind.fields[pf.field].type, zone.chunks[pf.field].stats);
-			match = vtx::compute::And(match, matches[k]);
-		}
+		const auto match = filter.Classify(zone, f, matches);
 		if (match == ZoneMatch::NONE) {
 			continue;
 		}
@@ -219,6 +284,7 @@ void PlanFile(const GroupedBindData &bind, idx_t f, const vtx::FileMetadata &met
 //! one zone into the thread's partial accumulation.
 void AccumulateZone(const GroupedBindData &bind, const GroupedGlobalState &g, const ZoneWork &item,
                     GroupedLocalState &l) {
+	auto &zone = g.files[item.file].meta->zones[item.zone];
 	auto &file = g.files[item.file];
 	auto &meta = *file.meta;
 	auto &path = bind.files[item.file].path;
@@ -234,11 +300,24 @@ void AccumulateZone(const GroupedBindData &bind, const GroupedGlobalState &g, co
 		decoded[field] = &chunk;
 		return chunk;
 	};
+	// Rows of a straddling zone that pass every filter (none: nothing to group; all: no mask).
+	auto match = item.match;
+	if (match == ZoneMatch::SOME) {
+		match = l.filter.Filter(zone, item.file, item.matches,
+		                        [&](idx_t field) -> const vtx::DecodedColumn & { return column(field); }, l.mask);
+		if (match == ZoneMatch::NONE) {
+			return;
+		}
+	}
 	std::vector<const vtx::DecodedColumn *> key_columns, value_columns;
 	l.hive_text.resize(bind.keys.size());
+	l.bucket_columns.resize(bind.keys.size());
 	for (idx_t i = 0; i < bind.keys.size(); i++) {
 		auto k = bind.keys[i];
-		if (bind.IsHive(k)) {
+		if (l.buckets[i]) {
+			l.buckets[i]->ApplyColumn(column(k), l.bucket_columns[i], match == ZoneMatch::SOME ? l.mask.Rows() : nullptr);
+			key_columns.push_back(&l.bucket_columns[i]);
+		} else if (bind.IsHive(k)) {
 			auto &chunk = l.buffers[k];
 			ConstantColumn(bind, item.file, k, rows, l.hive_text[i], chunk);
 			key_columns.push_back(&chunk);
@@ -249,17 +328,7 @@ void AccumulateZone(const GroupedBindData &bind, const GroupedGlobalState &g, co
 	for (auto v : g.values.fields) {
 		value_columns.push_back(&column(v));
 	}
-	// Rows of a straddling zone that pass every filter.
-	if (item.match == ZoneMatch::SOME) {
-		l.mask.Begin(rows);
-		for (idx_t k = 0; k < bind.filters.size(); k++) {
-			if (item.matches[k] != ZoneMatch::ALL) {
-				auto &pf = bind.filters[k];
-				l.mask.And(pf.predicate, bind.fields[pf.field].type, column(pf.field));
-			}
-		}
-	}
-	l.partial.AddDecoded(key_columns, value_columns, item.match == ZoneMatch::SOME ? l.mask.Rows() : nullptr);
+	l.partial.AddDecoded(key_columns, value_columns, match == ZoneMatch::SOME ? l.mask.Rows() : nullptr);
 }
 
 //! Per key column, the value of every group's key, after the key's transform if it has one.
@@ -267,9 +336,8 @@ std::vector<vector<Value>> KeyValues(ClientContext &context, const GroupedBindDa
                                      const std::vector<vtx::compute::GroupState> &groups) {
 	std::vector<vector<Value>> out(bind.keys.size());
 	for (idx_t k = 0; k < bind.keys.size(); k++) {
-		auto column = bind.keys[k];
-		bool hive = bind.IsHive(column);
-		auto &type = hive ? bind.hive.types[column - bind.fields.size()] : bind.field_types[column];
+		const bool hive = !bind.key_buckets[k] && bind.IsHive(bind.keys[k]);
+		auto &type = bind.KeyType(k);
 		for (auto &g : groups) {
 			out[k].push_back(g.key_null[k] ? Value(type)
 			                 : hive       ? Value(g.keys[k]).DefaultCastAs(type)
@@ -304,29 +372,38 @@ unique_ptr<GlobalTableFunctionState> GroupedInit(ClientContext &context, TableFu
 	auto &bind = input.bind_data->Cast<GroupedBindData>();
 	ValueColumns values(bind.aggregates);
 	std::vector<vtx::ColumnType> key_types, value_types;
-	for (auto k : bind.keys) {
-		vtx::ColumnType text;
-		text.id = vtx::TypeId::VARCHAR;
-		key_types.push_back(bind.IsHive(k) ? text : bind.fields[k].type);
+	for (idx_t i = 0; i < bind.keys.size(); i++) {
+		auto k = bind.keys[i];
+		vtx::ColumnType type;
+		type.id = vtx::TypeId::VARCHAR; // hive keys: their text
+		if (bind.key_buckets[i]) {
+			ToColumnType(bind.key_buckets[i]->return_type, type);
+		} else if (!bind.IsHive(k)) {
+			type = bind.fields[k].type;
+		}
+		key_types.push_back(type);
 	}
 	for (auto v : values.fields) {
 		value_types.push_back(bind.fields[v].type);
 	}
 	auto g = make_uniq<GroupedGlobalState>(std::move(values), std::move(key_types), std::move(value_types));
 	g->column_ids = input.column_ids;
+	auto filter = FilterOf(context, bind);
+	auto buckets = BucketsOf(context, bind);
 	for (idx_t f = 0; f < bind.files.size(); f++) {
 		g->files.push_back(OpenPlannedFile(context, bind.files, f, bind.fields, bind.field_types));
-		PlanFile(bind, f, *g->files.back().meta, g->values, g->groups, g->work);
+		PlanFile(bind, f, *g->files.back().meta, g->values, filter, buckets, g->groups, g->work);
 	}
 	g->max_threads =
 	    std::max<idx_t>(1, std::min<idx_t>(g->work.size(), TaskScheduler::GetScheduler(context).NumberOfThreads()));
 	return std::move(g);
 }
 
-unique_ptr<LocalTableFunctionState> GroupedInitLocal(ExecutionContext &, TableFunctionInitInput &,
+unique_ptr<LocalTableFunctionState> GroupedInitLocal(ExecutionContext &context, TableFunctionInitInput &input,
                                                      GlobalTableFunctionState *gstate) {
 	auto &g = gstate->Cast<GroupedGlobalState>();
-	auto l = make_uniq<GroupedLocalState>(g.NewAccumulation());
+	auto &bind = input.bind_data->Cast<GroupedBindData>();
+	auto l = make_uniq<GroupedLocalState>(g.NewAccumulation(), FilterOf(context.client, bind), BucketsOf(context.client, bind));
 	std::lock_guard<std::mutex> guard(g.lock);
 	l->id = g.registered++;
 	return std::move(l);
@@ -409,8 +486,8 @@ InsertionOrderPreservingMap<string> GroupedToString(TableFunctionToStringInput &
 	InsertionOrderPreservingMap<string> result;
 	auto &bind = input.bind_data->Cast<GroupedBindData>();
 	string groups, list;
-	for (auto k : bind.keys) {
-		groups += (groups.empty() ? "" : "\n") + bind.KeyName(k);
+	for (idx_t k = 0; k < bind.keys.size(); k++) {
+		groups += (groups.empty() ? "" : "\n") + bind.KeyDisplay(k);
 	}
 	for (auto &a : bind.aggregates) {
 		list += (list.empty() ? "" : "\n") + a.display;
@@ -420,12 +497,12 @@ InsertionOrderPreservingMap<string> GroupedToString(TableFunctionToStringInput &
 	if (!bind.order.empty()) {
 		string order;
 		for (auto &term : bind.order) {
-			order += (order.empty() ? "" : "\n") + bind.KeyName(bind.keys[term.key]) +
+			order += (order.empty() ? "" : "\n") + bind.KeyDisplay(term.key) +
 			         (term.descending ? " DESC" : " ASC") + (term.nulls_first ? " NULLS FIRST" : " NULLS LAST");
 		}
 		result["Pushed Order"] = order;
 	}
-	auto filters = FiltersText(bind.filters, bind.file_filters);
+	auto filters = FiltersText(bind.filters, bind.expressions, bind.file_filters);
 	if (!filters.empty()) {
 		result["Filters"] = filters;
 	}
@@ -451,6 +528,15 @@ void GroupedSerialize(Serializer &s, const optional_ptr<FunctionData> bind_p, co
 			obj.WriteProperty<idx_t>(2, "key", bind.order[i].key);
 			obj.WriteProperty<bool>(3, "descending", bind.order[i].descending);
 			obj.WriteProperty<bool>(4, "nulls_first", bind.order[i].nulls_first);
+		});
+	});
+	SerializeExpressionFilters(s, 112, bind.expressions);
+	SerializeFileColumns(s, 113, bind.file_columns); // 113-117
+	s.WriteList(118, "key_buckets", bind.key_buckets.size(), [&](Serializer::List &list, idx_t i) {
+		list.WriteObject([&](Serializer &obj) {
+			obj.WritePropertyWithDefault(1, "bucket", bind.key_buckets[i]);
+			obj.WriteProperty<string>(2, "display", bind.bucket_display[i]);
+			obj.WriteProperty<bool>(3, "monotone", bind.bucket_monotone[i]);
 		});
 	});
 }
@@ -479,6 +565,15 @@ unique_ptr<FunctionData> GroupedDeserialize(Deserializer &d, TableFunction &) {
 			k.descending = obj.ReadProperty<bool>(3, "descending");
 			k.nulls_first = obj.ReadProperty<bool>(4, "nulls_first");
 			bind->order.push_back(k);
+		});
+	});
+	bind->expressions = DeserializeExpressionFilters(d, 112);
+	bind->file_columns = DeserializeFileColumns(d, 113);
+	d.ReadList(118, "key_buckets", [&](Deserializer::List &list, idx_t) {
+		list.ReadObject([&](Deserializer &obj) {
+			bind->key_buckets.push_back(obj.ReadPropertyWithDefault<unique_ptr<Expression>>(1, "bucket"));
+			bind->bucket_display.push_back(obj.ReadProperty<string>(2, "display"));
+			bind->bucket_monotone.push_back(obj.ReadProperty<bool>(3, "monotone"));
 		});
 	});
 	return std::move(bind);

@@ -16,8 +16,16 @@ struct GroupedBindData : public duckdb::TableFunctionData {
 	//! Per key: null, or the injective function DuckDB applies to it (compressed
 	//! materialization), over input column 0.
 	duckdb::vector<duckdb::unique_ptr<duckdb::Expression>> key_transforms;
+	//! Per key: null, or the bucket function (bucket_keys.hpp) whose results over the key column
+	//! are the groups, over input column 0; with its display, and whether zone statistics may
+	//! decide a zone's key from its min and max.
+	duckdb::vector<duckdb::unique_ptr<duckdb::Expression>> key_buckets;
+	std::vector<std::string> bucket_display;
+	std::vector<bool> bucket_monotone;
 	std::vector<PushedAggregate> aggregates;
 	std::vector<PushedFilter> filters;     //! applied exactly, as in the ungrouped pushed path
+	std::vector<ExpressionFilter> expressions; //! taken by vortex_scan from the plan; all must hold
+	FileColumns file_columns;                  //! partition keys and file names of `files`, for `expressions`
 	std::vector<std::string> file_filters; //! partition / filename filters that pruned `files`, for EXPLAIN
 	std::vector<KeyOrder> order; //! the query's ORDER BY, when taken into the scan (grouped_order.hpp)
 
@@ -29,6 +37,16 @@ struct GroupedBindData : public duckdb::TableFunctionData {
 	//! The name of a key column: a field's, or a hive partition key's.
 	const std::string &KeyName(duckdb::idx_t column) const {
 		return IsHive(column) ? hive.keys[column - fields.size()] : fields[column].name;
+	}
+	//! How EXPLAIN names key `k`: its bucket function, or its column.
+	const std::string &KeyDisplay(duckdb::idx_t k) const {
+		return key_buckets[k] ? bucket_display[k] : KeyName(keys[k]);
+	}
+	//! DuckDB's type of key `k` before any transform: its bucket's result, or its column's.
+	const duckdb::LogicalType &KeyType(duckdb::idx_t k) const {
+		return key_buckets[k] ? key_buckets[k]->return_type
+		       : IsHive(keys[k]) ? hive.types[keys[k] - fields.size()]
+		                         : field_types[keys[k]];
 	}
 	bool SupportStatementCache() const override {
 		return false;

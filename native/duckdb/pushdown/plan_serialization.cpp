@@ -206,6 +206,20 @@ HivePartitions DeserializeHive(Deserializer &d, field_id_t id) {
 	return hive;
 }
 
+void SerializeFileColumns(Serializer &s, field_id_t id, const FileColumns &columns) {
+	s.WriteProperty<idx_t>(id, "field_count", columns.field_count);
+	SerializeHive(s, id + 1, columns.hive); // id + 1 .. id + 3
+	s.WriteProperty<bool>(id + 4, "filename_column", columns.filename_column);
+}
+
+FileColumns DeserializeFileColumns(Deserializer &d, field_id_t id) {
+	FileColumns columns;
+	columns.field_count = d.ReadProperty<idx_t>(id, "field_count");
+	columns.hive = DeserializeHive(d, id + 1);
+	columns.filename_column = d.ReadProperty<bool>(id + 4, "filename_column");
+	return columns;
+}
+
 unique_ptr<FunctionData> RefusePlantedBind(ClientContext &, TableFunctionBindInput &input, vector<LogicalType> &,
                                            vector<string> &) {
 	throw BinderException("%s is not for queries: the vortex optimizer plants it in plans, where it stands for an "

@@ -34,6 +34,10 @@ std::vector<StructLeaf> DeserializeLeaves(duckdb::Deserializer &d, duckdb::field
 void SerializeHive(duckdb::Serializer &s, duckdb::field_id_t id, const HivePartitions &hive);
 HivePartitions DeserializeHive(duckdb::Deserializer &d, duckdb::field_id_t id);
 
+//! Partition keys and the file-name flag (ids id .. id + 4).
+void SerializeFileColumns(duckdb::Serializer &s, duckdb::field_id_t id, const FileColumns &columns);
+FileColumns DeserializeFileColumns(duckdb::Deserializer &d, duckdb::field_id_t id);
+
 //! The bind of a function only the optimizer plants: called from SQL, it explains itself.
 duckdb::unique_ptr<duckdb::FunctionData> RefusePlantedBind(duckdb::ClientContext &context,
                                                            duckdb::TableFunctionBindInput &input,

@@ -2,6 +2,7 @@
 
 #include "../../compute/aggregate_state.hpp"
 #include "../../compute/grouped_aggregation.hpp"
+#include "bucket_keys.hpp"
 #include "compressed_materialization.hpp"
 #include "duckdb_semantics.hpp"
 #include "grouped_aggregate.hpp"
@@ -12,6 +13,7 @@
 #include "duckdb/planner/filter/struct_filter.hpp"
 #include "duckdb/common/multi_file/multi_file_reader.hpp"
 #include "../settings.hpp"
+#include "../type_mapping.hpp"
 #include "duckdb/common/types/decimal.hpp"
 #include "duckdb/optimizer/column_binding_replacer.hpp"
 #include "duckdb/optimizer/optimizer_extension.hpp"
@@ -454,9 +456,19 @@ bool TakeFilters(ClientContext &context, const Chain &chain, PushedBindData &bin
 			bind.filters.push_back(std::move(pf));
 		}
 	}
+	// The filters vortex_scan took out of the plan: the pushed aggregate applies them too, with
+	// the partition keys and file names of the files it keeps.
+	bind.expressions = scan.expression_filters;
+	bind.file_columns.field_count = scan.fields.size();
+	bind.file_columns.hive.keys = scan.hive.keys;
+	bind.file_columns.hive.types = scan.hive.types;
+	bind.file_columns.filename_column = scan.filename_column;
 	for (idx_t f = 0; f < scan.files.size(); f++) {
 		if (keep[f]) {
 			bind.files.push_back(scan.files[f]);
+			if (!scan.hive.keys.empty()) {
+				bind.file_columns.hive.values.push_back(scan.hive.values[f]);
+			}
 		}
 	}
 	return true;
@@ -519,17 +531,28 @@ unique_ptr<Expression> KeyTransform(const Expression &compress, const LogicalTyp
 	return copy;
 }
 
+//! A GROUP BY key as the grouped scan computes it: a scan column, the bucket function of it whose
+//! results are the groups (null for the column itself), and the injective function DuckDB applies
+//! to the key under compressed materialization (null for none).
+struct GroupKey {
+	idx_t field;
+	unique_ptr<Expression> bucket;
+	std::string bucket_display;
+	bool monotone = true;
+	unique_ptr<Expression> transform;
+};
+
 //! The scan fields a GROUP BY groups on: plain columns of the scan of groupable types, uncast,
-//! or under DuckDB's compressed materialization.
-bool ResolveKeys(const Chain &chain, const LogicalAggregate &agg, std::vector<idx_t> &keys,
-                 vector<unique_ptr<Expression>> &transforms) {
+//! bucket functions of such columns (bucket_keys.hpp), or either under DuckDB's compressed
+//! materialization.
+bool ResolveKeys(ClientContext &context, const Chain &chain, const LogicalAggregate &agg, std::vector<GroupKey> &keys) {
+	const bool buckets = SettingEnabled(context, kExpressionPushdownSetting);
 	for (auto &g : agg.groups) {
-		idx_t field;
+		GroupKey key;
 		const Expression *inner = Unwrap(chain, *g);
-		unique_ptr<Expression> transform;
 		if (IsCompressFunction(*inner)) {
 			auto &fn = inner->Cast<BoundFunctionExpression>();
-			if (fn.children.empty() || fn.children[0]->GetExpressionClass() != ExpressionClass::BOUND_COLUMN_REF) {
+			if (fn.children.empty()) {
 				return false;
 			}
 			for (idx_t i = 1; i < fn.children.size(); i++) {
@@ -537,31 +560,90 @@ bool ResolveKeys(const Chain &chain, const LogicalAggregate &agg, std::vector<id
 					return false;
 				}
 			}
-			if (!ResolveColumn(chain, *fn.children[0], field) ||
-			    fn.children[0]->return_type != chain.scan->types[field]) {
-				return false;
-			}
-			transform = KeyTransform(*inner, chain.scan->types[field]);
-		} else if (HiveColumn(chain, *inner, field)) {
+			key.transform = KeyTransform(*inner, fn.children[0]->return_type);
+			inner = Unwrap(chain, *fn.children[0]);
+		}
+		const Expression *input = nullptr;
+		if (!key.transform && HiveColumn(chain, *inner, key.field)) {
 			// Hive partition keys are one value per file: every zone's key is constant.
 			if (inner->return_type != g->return_type) {
 				return false;
 			}
-			keys.push_back(field);
-			transforms.push_back(nullptr);
+			keys.push_back(std::move(key));
 			continue;
-		} else if (g->GetExpressionClass() != ExpressionClass::BOUND_COLUMN_REF || !ResolveColumn(chain, *g, field) ||
-		           g->return_type != chain.scan->types[field]) {
+		}
+		if (inner->GetExpressionClass() == ExpressionClass::BOUND_COLUMN_REF) {
+			if (!ResolveColumn(chain, *inner, key.field) || inner->return_type != chain.scan->types[key.field]) {
+				return false;
+			}
+		} else if (buckets && BucketFunction(context, *inner, input, key.monotone)) {
+			if (!ResolveColumn(chain, *input, key.field) || input->return_type != chain.scan->types[key.field] ||
+			    chain.scan->fields[key.field].type.IsNested()) {
+				return false;
+			}
+			key.bucket = BucketOverInput(*inner, *input);
+			key.bucket_display = inner->ToString();
+			vtx::ColumnType result;
+			if (!GroupableKey(key.bucket->return_type) || !ToColumnType(key.bucket->return_type, result) ||
+			    result.Kind() == vtx::PhysicalKind::FLOAT || result.ByteWidth() == 0 || result.ByteWidth() > 8) {
+				return false;
+			}
+			keys.push_back(std::move(key));
+			continue;
+		} else {
 			return false;
 		}
-		if (!GroupableKey(chain.scan->types[field]) ||
-		    chain.scan->fields[field].type.Kind() == vtx::PhysicalKind::FLOAT) {
+		if (!GroupableKey(chain.scan->types[key.field]) ||
+		    chain.scan->fields[key.field].type.Kind() == vtx::PhysicalKind::FLOAT) {
 			return false;
 		}
-		keys.push_back(field);
-		transforms.push_back(std::move(transform));
+		keys.push_back(std::move(key));
 	}
 	return true;
+}
+
+//! A fixed-width integer-like value (integers, DATE days, TIMESTAMP microseconds) as stored.
+hugeint_t StorageInteger(const Value &v) {
+	switch (v.type().InternalType()) {
+	case PhysicalType::INT8: return hugeint_t(v.GetValueUnsafe<int8_t>());
+	case PhysicalType::INT16: return hugeint_t(v.GetValueUnsafe<int16_t>());
+	case PhysicalType::INT32: return hugeint_t(v.GetValueUnsafe<int32_t>());
+	case PhysicalType::INT64: return hugeint_t(v.GetValueUnsafe<int64_t>());
+	case PhysicalType::UINT8: return hugeint_t(v.GetValueUnsafe<uint8_t>());
+	case PhysicalType::UINT16: return hugeint_t(v.GetValueUnsafe<uint16_t>());
+	case PhysicalType::UINT32: return hugeint_t(v.GetValueUnsafe<uint32_t>());
+	case PhysicalType::UINT64: return hugeint_t(v.GetValueUnsafe<uint64_t>());
+	default: return hugeint_t(0);
+	}
+}
+
+//! An upper bound on the buckets of a key in one zone: one where its statistics prove one, else
+//! the distance between the buckets of its min and max over the function's granularity (or, not
+//! monotone, the column's own bound).
+uint64_t BucketsBound(const ScanBindData &scan, const GroupKey &key, BucketEvaluator &bucket, const vtx::ChunkMeta &chunk,
+                      uint64_t rows) {
+	auto &stats = chunk.stats;
+	const uint64_t column_bound = vtx::compute::GroupedAggregation::KeysBound(scan.fields[key.field].type, chunk, rows);
+	if (!key.monotone || !stats.has_minmax || !stats.minmax_exact || scan.fields[key.field].type.IsFloat()) {
+		return column_bound;
+	}
+	auto lo = bucket.Apply(RawToValue(scan.types[key.field], stats.min));
+	auto hi = bucket.Apply(RawToValue(scan.types[key.field], stats.max));
+	if (lo.IsNull() || hi.IsNull()) {
+		return column_bound;
+	}
+	const hugeint_t distance = StorageInteger(hi) - StorageInteger(lo);
+	const hugeint_t count = distance / hugeint_t(BucketGranularity(*key.bucket)) + hugeint_t(1) +
+	                        hugeint_t(stats.nulls > 0 ? 1 : 0);
+	return count < hugeint_t(column_bound) ? static_cast<uint64_t>(count.lower) : column_bound;
+}
+
+//! Keys as the grouped scan takes them: scan fields, their buckets and transforms.
+void SplitKeys(std::vector<GroupKey> &keys, std::vector<idx_t> &fields, vector<unique_ptr<Expression>> &transforms) {
+	for (auto &k : keys) {
+		fields.push_back(k.field);
+		transforms.push_back(std::move(k.transform));
+	}
 }
 
 //! Zones whose keys are constant are answered from statistics; the others are decoded and
@@ -579,8 +661,12 @@ bool ResolveKeys(const Chain &chain, const LogicalAggregate &agg, std::vector<id
 constexpr uint64_t kRowsPerGroup = 100;
 constexpr double kMaxExpensiveShare = 0.25;
 
-bool CheapToGroup(const ScanBindData &scan, const std::vector<ScanFile> &files,
-                  const std::vector<PushedFilter> &filters, const std::vector<idx_t> &keys) {
+bool CheapToGroup(ClientContext &context, const ScanBindData &scan, const std::vector<ScanFile> &files,
+                  const std::vector<PushedFilter> &filters, const std::vector<GroupKey> &keys) {
+	std::vector<std::unique_ptr<BucketEvaluator>> buckets;
+	for (auto &k : keys) {
+		buckets.push_back(k.bucket ? std::make_unique<BucketEvaluator>(context, *k.bucket, scan.fields[k.field].type) : nullptr);
+	}
 	uint64_t total = 0, expensive = 0;
 	for (auto &f : files) {
 		for (auto &z : f.meta->zones) {
@@ -594,11 +680,13 @@ bool CheapToGroup(const ScanBindData &scan, const std::vector<ScanFile> &files,
 			}
 			total += z.rows;
 			uint64_t groups = 1;
-			for (auto k : keys) {
+			for (idx_t i = 0; i < keys.size(); i++) {
+				auto k = keys[i].field;
 				if (scan.IsHiveColumn(k)) {
 					continue; // one value per file
 				}
-				auto bound = vtx::compute::GroupedAggregation::KeysBound(scan.fields[k].type, z.chunks[k], z.rows);
+				auto bound = buckets[i] ? BucketsBound(scan, keys[i], *buckets[i], z.chunks[k], z.rows)
+				                        : vtx::compute::GroupedAggregation::KeysBound(scan.fields[k].type, z.chunks[k], z.rows);
 				groups = groups > z.rows / bound ? z.rows + 1 : groups * bound; // saturating at "too many"
 			}
 			if (groups > 1 && groups * kRowsPerGroup > z.rows) {
@@ -612,24 +700,34 @@ bool CheapToGroup(const ScanBindData &scan, const std::vector<ScanFile> &files,
 //! Replaces the grouped aggregate by a scan emitting [keys..., aggregates...] per group. The
 //! get takes the aggregate's group_index as its table index, so the keys' bindings hold; the
 //! aggregates' bindings (aggregate_index, j) are rewritten above it to (group_index, keys + j).
-void PushGrouped(LogicalAggregate &agg, const Chain &chain, std::vector<idx_t> keys,
-                 vector<unique_ptr<Expression>> transforms, PushedBindData pushed, unique_ptr<LogicalOperator> &op,
-                 vector<ReplacementBinding> &rebind) {
+void PushGrouped(LogicalAggregate &agg, const Chain &chain, std::vector<GroupKey> group_keys, PushedBindData pushed,
+                 unique_ptr<LogicalOperator> &op, vector<ReplacementBinding> &rebind) {
 	auto bind = make_uniq<GroupedBindData>();
+	std::vector<idx_t> keys;
+	vector<unique_ptr<Expression>> transforms;
+	for (auto &k : group_keys) {
+		bind->key_buckets.push_back(std::move(k.bucket));
+		bind->bucket_display.push_back(k.bucket_display);
+		bind->bucket_monotone.push_back(k.monotone);
+	}
+	SplitKeys(group_keys, keys, transforms);
 	bind->files = std::move(pushed.files); // those the partition and filename filters kept
 	bind->fields = chain.scan->fields;
 	bind->field_types = chain.scan->types;
 	bind->keys = std::move(keys);
 	bind->aggregates = std::move(pushed.aggregates);
 	bind->filters = std::move(pushed.filters);
+	bind->expressions = std::move(pushed.expressions);
+	bind->file_columns = std::move(pushed.file_columns);
 	bind->file_filters = std::move(pushed.file_filters);
 	vector<LogicalType> types;
 	vector<string> names;
 	for (idx_t i = 0; i < bind->keys.size(); i++) {
 		auto k = bind->keys[i];
 		types.push_back(agg.groups[i]->return_type);
-		names.push_back(chain.scan->IsHiveColumn(k) ? chain.scan->hive.keys[k - chain.scan->fields.size()]
-		                                            : chain.scan->fields[k].name);
+		names.push_back(bind->key_buckets[i]           ? bind->bucket_display[i]
+		                : chain.scan->IsHiveColumn(k) ? chain.scan->hive.keys[k - chain.scan->fields.size()]
+		                                              : chain.scan->fields[k].name);
 	}
 	// Hive values per kept file (paths are unique in a scan).
 	bind->hive.keys = chain.scan->hive.keys;
@@ -677,9 +775,8 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 	if (!FindChain(*agg.children[0], chain)) {
 		return;
 	}
-	std::vector<idx_t> keys;
-	vector<unique_ptr<Expression>> transforms;
-	if (grouped && !ResolveKeys(chain, agg, keys, transforms)) {
+	std::vector<GroupKey> keys;
+	if (grouped && !ResolveKeys(context, chain, agg, keys)) {
 		return;
 	}
 	auto bind = make_uniq<PushedBindData>();
@@ -757,10 +854,10 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 	if (grouped) {
 		// The same filters as the ungrouped path, classified per zone at execution.
 		if (!TakeFilters(context, chain, *bind, false) ||
-		    !CheapToGroup(*chain.scan, bind->files, bind->filters, keys)) {
+		    !CheapToGroup(context, *chain.scan, bind->files, bind->filters, keys)) {
 			return;
 		}
-		PushGrouped(agg, chain, std::move(keys), std::move(transforms), std::move(*bind), op, rebind);
+		PushGrouped(agg, chain, std::move(keys), std::move(*bind), op, rebind);
 		return;
 	}
 	if (!TakeFilters(context, chain, *bind, true)) {

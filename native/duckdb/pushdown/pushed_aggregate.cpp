@@ -5,6 +5,7 @@
 #include "../../format/reader.hpp"
 #include "duckdb_semantics.hpp"
 #include "plan_serialization.hpp"
+#include "zone_filters.hpp"
 #include "../file_io.hpp"
 #include "../metadata_cache.hpp"
 #include "../scan/plan_guard.hpp"
@@ -30,7 +31,15 @@ unique_ptr<FunctionData> PushedBindData::Copy() const {
 bool PushedBindData::Equals(const FunctionData &other_p) const {
 	auto &o = other_p.Cast<PushedBindData>();
 	return aggregates == o.aggregates && field_types == o.field_types && leaves == o.leaves && filters == o.filters &&
+	       SameFilters(expressions, o.expressions) && file_columns.hive.values == o.file_columns.hive.values &&
 	       file_filters == o.file_filters && SamePlannedFiles(files, o.files);
+}
+
+FilterColumns PushedBindData::Columns() const {
+	FilterColumns c;
+	c.type = [this](idx_t field) -> const vtx::ColumnType & { return FieldType(field); };
+	c.stats = [this](const vtx::ZoneMeta &zone, idx_t field) -> const vtx::ZoneStats & { return Chunk(zone, field).stats; };
+	return c;
 }
 
 const vtx::ChunkMeta &PushedBindData::Chunk(const vtx::ZoneMeta &zone, idx_t field) const {
@@ -78,12 +87,39 @@ struct StraddlingZone {
 	std::vector<ZoneMatch> matches; //! per filter
 };
 
-//! Decodes, filters and aggregates one straddling zone into `acc`.
+//! Adds a zone every row of which passes the filters: from its statistics where they answer,
+//! else from its decoded columns. True when a column had to be decoded.
+bool AddWholeZone(const PushedBindData &bind, vtx::InputSource &source, const vtx::FileMetadata &meta, size_t z,
+                  const std::string &path, Accumulation &acc) {
+	auto &zone = meta.zones[z];
+	acc.rows += zone.rows;
+	bool decoded = false;
+	for (auto &entry : acc.states) {
+		auto &state = entry.second;
+		auto &stats = bind.Chunk(zone, entry.first).stats;
+		if (AggregateState::StatsSuffice(stats, state.needs_minmax, state.needs_sum)) {
+			state.AddStats(stats);
+			continue;
+		}
+		vtx::DecodedColumn chunk;
+		try {
+			bind.Read(source, meta, z, entry.first, chunk);
+		} catch (vtx::FormatError &e) {
+			ThrowFileError(path, e);
+		}
+		state.AddDecoded(chunk);
+		decoded = true;
+	}
+	return decoded;
+}
+
+//! Decodes, filters and aggregates one straddling zone into `acc`: a zone whose expression
+//! filters turn out to hold on every row (decided per dictionary entry) is added whole.
 void AccumulateStraddling(const PushedBindData &bind, const std::vector<PlannedFile> &files, const StraddlingZone &item,
-                          Accumulation &acc, vtx::compute::ZoneMask &mask) {
+                          Accumulation &acc, ZoneFilter &filter, vtx::compute::ZoneMask &mask) {
 	auto &file = files[item.file];
 	auto &meta = *file.meta;
-	const uint64_t rows = meta.zones[item.zone].rows;
+	auto &path = bind.files[item.file].path;
 	// Decode buffers are kept per thread: fresh zone-sized buffers cost a page fault per page.
 	thread_local std::map<idx_t, vtx::DecodedColumn> buffers;
 	if (buffers.size() > 64) {
@@ -101,17 +137,20 @@ void AccumulateStraddling(const PushedBindData &bind, const std::vector<PlannedF
 		try {
 			bind.Read(*file.source, meta, item.zone, field, chunk, rows);
 		} catch (vtx::FormatError &e) {
-			ThrowFileError(bind.files[item.file].path, e);
+			ThrowFileError(path, e);
 		}
 		return chunk;
 	};
-	mask.Begin(rows);
-	for (idx_t k = 0; k < bind.filters.size(); k++) {
-		if (item.matches[k] != ZoneMatch::ALL) {
-			auto &pf = bind.filters[k];
-			mask.And(pf.predicate, bind.FieldType(pf.field), column(pf.field));
-		}
+	const auto match = filter.Filter(meta.zones[item.zone], item.file, item.matches,
+	                                 [&](idx_t field) -> const vtx::DecodedColumn & { return column(field); }, mask);
+	if (match == ZoneMatch::NONE) {
+		return;
 	}
+	if (match == ZoneMatch::ALL) {
+		AddWholeZone(bind, *file.source, meta, item.zone, path, acc);
+		return;
+	}
+	const uint64_t rows = meta.zones[item.zone].rows;
 	const uint8_t *selected_rows = mask.Rows();
 	const auto selection = vtx::compute::Summarize(selected_rows, rows);
 	acc.rows += selection.selected;
@@ -155,8 +194,13 @@ struct PushedGlobalState : public GlobalTableFunctionState {
 };
 
 struct PushedLocalState : public LocalTableFunctionState {
+	PushedLocalState(ClientContext &context, const PushedBindData &bind)
+	    : filter(context, bind.filters, bind.expressions, bind.fields, bind.field_types, bind.file_columns, bind.files,
+	             bind.Columns()) {
+	}
 	idx_t id = 0; //! registration order: this thread's batch index
 	Accumulation partial;
+	ZoneFilter filter;
 	vtx::compute::ZoneMask mask;
 	bool done = false;
 };
@@ -183,9 +227,10 @@ void Accumulate(ClientContext &context, const PushedBindData &bind, PushedGlobal
 	}
 	auto &files = g.files;
 	auto &straddling = g.straddling;
-	std::vector<ZoneMatch> matches(bind.filters.size());
+	ZoneFilter filter(context, bind.filters, bind.expressions, bind.fields, bind.field_types, bind.file_columns, bind.files,
+	                  bind.Columns());
+	std::vector<ZoneMatch> matches;
 	for (idx_t f = 0; f < bind.files.size(); f++) {
-		auto &path = bind.files[f].path;
 		files.push_back(OpenPlannedFile(context, bind.files, f, bind.fields, bind.field_types));
 		auto &source = *files.back().source;
 		auto &meta = files.back().meta;
@@ -194,12 +239,7 @@ void Accumulate(ClientContext &context, const PushedBindData &bind, PushedGlobal
 			if (zone.rows == 0) {
 				continue;
 			}
-			ZoneMatch match = ZoneMatch::ALL;
-			for (idx_t k = 0; k < bind.filters.size() && match != ZoneMatch::NONE; k++) {
-				auto &pf = bind.filters[k];
-				matches[k] = vtx::compute::ClassifyZone(pf.predicate, bind.FieldType(pf.field), bind.Chunk(zone, pf.field).stats);
-				match = vtx::compute::And(match, matches[k]);
-			}
+			const ZoneMatch match = filter.Classify(zone, f, matches);
 			if (match == ZoneMatch::NONE) {
 				counters.skipped++;
 				continue;
@@ -209,24 +249,7 @@ void Accumulate(ClientContext &context, const PushedBindData &bind, PushedGlobal
 				straddling.push_back(StraddlingZone {f, z, matches});
 				continue;
 			}
-			acc.rows += zone.rows;
-			bool decoded = false;
-			for (auto &entry : acc.states) {
-				auto &stats = bind.Chunk(zone, entry.first).stats;
-				if (AggregateState::StatsSuffice(stats, needs_minmax[entry.first], needs_sum[entry.first])) {
-					entry.second.AddStats(stats);
-					continue;
-				}
-				vtx::DecodedColumn chunk;
-				try {
-					bind.Read(source, *meta, z, entry.first, chunk);
-				} catch (vtx::FormatError &e) {
-					ThrowFileError(path, e);
-				}
-				entry.second.AddDecoded(chunk);
-				decoded = true;
-			}
-			if (decoded) {
+			if (AddWholeZone(bind, source, *meta, z, bind.files[f].path, acc)) {
 				counters.decoded++;
 			} else {
 				counters.from_stats++;
@@ -299,10 +322,10 @@ unique_ptr<GlobalTableFunctionState> PushedInit(ClientContext &context, TableFun
 	return std::move(g);
 }
 
-unique_ptr<LocalTableFunctionState> PushedInitLocal(ExecutionContext &, TableFunctionInitInput &,
+unique_ptr<LocalTableFunctionState> PushedInitLocal(ExecutionContext &context, TableFunctionInitInput &input,
                                                     GlobalTableFunctionState *gstate) {
 	auto &g = gstate->Cast<PushedGlobalState>();
-	auto l = make_uniq<PushedLocalState>();
+	auto l = make_uniq<PushedLocalState>(context.client, input.bind_data->Cast<PushedBindData>());
 	for (auto &entry : g.acc.states) {
 		AggregateState partial(entry.second.type);
 		partial.needs_minmax = entry.second.needs_minmax;
@@ -328,7 +351,7 @@ void PushedScan(ClientContext &, TableFunctionInput &data, DataChunk &output) {
 		if (idx >= g.straddling.size()) {
 			break;
 		}
-		AccumulateStraddling(bind, g.files, g.straddling[idx], l.partial, l.mask);
+		AccumulateStraddling(bind, g.files, g.straddling[idx], l.partial, l.filter, l.mask);
 	}
 	l.done = true;
 	std::lock_guard<std::mutex> guard(g.lock);
@@ -373,7 +396,7 @@ InsertionOrderPreservingMap<string> PushedToString(TableFunctionToStringInput &i
 	}
 	result["Pushed Aggregates"] = list;
 	result["Files"] = std::to_string(bind.files.size());
-	auto filters = FiltersText(bind.filters, bind.file_filters);
+	auto filters = FiltersText(bind.filters, bind.expressions, bind.file_filters);
 	if (!filters.empty()) {
 		result["Filters"] = filters;
 	}
@@ -393,9 +416,13 @@ InsertionOrderPreservingMap<string> PushedDynamicToString(TableFunctionDynamicTo
 
 } // namespace
 
-std::string FiltersText(const std::vector<PushedFilter> &filters, const std::vector<std::string> &file_filters) {
+std::string FiltersText(const std::vector<PushedFilter> &filters, const std::vector<ExpressionFilter> &expressions,
+                        const std::vector<std::string> &file_filters) {
 	std::string text;
 	for (auto &f : filters) {
+		text += (text.empty() ? "" : "\n") + f.display;
+	}
+	for (auto &f : expressions) {
 		text += (text.empty() ? "" : "\n") + f.display;
 	}
 	for (auto &f : file_filters) {
@@ -418,6 +445,8 @@ void PushedSerialize(Serializer &s, const optional_ptr<FunctionData> bind_p, con
 	SerializeAggregates(s, 104, bind.aggregates);
 	SerializeFilters(s, 105, bind.filters);
 	s.WriteProperty<vector<string>>(106, "file_filters", vector<string>(bind.file_filters.begin(), bind.file_filters.end()));
+	SerializeExpressionFilters(s, 107, bind.expressions);
+	SerializeFileColumns(s, 108, bind.file_columns); // 108-112
 }
 
 unique_ptr<FunctionData> PushedDeserialize(Deserializer &d, TableFunction &) {
@@ -429,6 +458,8 @@ unique_ptr<FunctionData> PushedDeserialize(Deserializer &d, TableFunction &) {
 	bind->filters = DeserializeFilters(d, 105);
 	auto file_filters = d.ReadProperty<vector<string>>(106, "file_filters");
 	bind->file_filters.assign(file_filters.begin(), file_filters.end());
+	bind->expressions = DeserializeExpressionFilters(d, 107);
+	bind->file_columns = DeserializeFileColumns(d, 108);
 	return std::move(bind);
 }
 

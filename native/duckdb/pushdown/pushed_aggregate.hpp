@@ -8,6 +8,8 @@
 #include "../../format/metadata.hpp"
 #include "../../format/reader.hpp"
 #include "duckdb.hpp"
+
+#include <functional>
 #include "../scan/scan_bind_data.hpp"
 
 namespace vortex {
@@ -52,6 +54,12 @@ struct StructLeaf {
 	}
 };
 
+//! How to reach the file columns a zone's filters read (struct leaves, for the ungrouped path).
+struct FilterColumns {
+	std::function<const vtx::ColumnType &(duckdb::idx_t field)> type;
+	std::function<const vtx::ZoneStats &(const vtx::ZoneMeta &zone, duckdb::idx_t field)> stats;
+};
+
 struct PushedBindData : public duckdb::TableFunctionData {
 	std::vector<ScanFile> files; //! with the footers the plan was made from
 	std::vector<vtx::Field> fields;
@@ -72,7 +80,12 @@ struct PushedBindData : public duckdb::TableFunctionData {
 	          vtx::DecodedColumn &out, const vtx::RowRange *rows = nullptr) const;
 	std::vector<PushedAggregate> aggregates;
 	std::vector<PushedFilter> filters; //! all must hold (files already pruned by partition filters)
+	std::vector<ExpressionFilter> expressions; //! taken by vortex_scan from the plan; all must hold
+	FileColumns file_columns;                  //! partition keys and file names of `files`, for `expressions`
 	std::vector<std::string> file_filters; //! partition / file name filters, for EXPLAIN
+
+	//! How the filters reach this aggregate's columns, struct leaves included (zone_filters.hpp).
+	FilterColumns Columns() const;
 
 	duckdb::unique_ptr<duckdb::FunctionData> Copy() const override;
 	bool Equals(const duckdb::FunctionData &other) const override;
@@ -85,7 +98,8 @@ duckdb::TableFunction GetPushedAggregateFunction();
 
 //! The filters a pushed aggregate applies and those that pruned its files, one per line, for
 //! EXPLAIN's "Filters" (empty when there are none).
-std::string FiltersText(const std::vector<PushedFilter> &filters, const std::vector<std::string> &file_filters);
+std::string FiltersText(const std::vector<PushedFilter> &filters, const std::vector<ExpressionFilter> &expressions,
+                        const std::vector<std::string> &file_filters);
 
 //! DuckDB's value of aggregate `a` over what `s` accumulated (`rows` rows in all; `s` is null
 //! for count_star), rewritten from Vortex's semantics as src/rules.ts says.

@@ -27,7 +27,26 @@ bool ScanBindData::Equals(const FunctionData &other_p) const {
 	}
 	return same_names && types == o.types && filename_column == o.filename_column && hive.keys == o.hive.keys &&
 	       hive.types == o.hive.types && hive.values == o.hive.values && null_filters == o.null_filters &&
-	       SamePlannedFiles(files, o.files);
+	       SameFilters(expression_filters, o.expression_filters) && SamePlannedFiles(files, o.files);
+}
+
+LogicalType ScanBindData::ColumnType(idx_t id) const {
+	if (id < fields.size()) {
+		return types[id];
+	}
+	if (IsHiveColumn(id)) {
+		return hive.types[id - fields.size()];
+	}
+	if ((filename_column && id == FilenameIndex()) || id == MultiFileReader::COLUMN_IDENTIFIER_FILENAME) {
+		return LogicalType::VARCHAR;
+	}
+	if (id == MultiFileReader::COLUMN_IDENTIFIER_FILE_INDEX) {
+		return LogicalType::UBIGINT;
+	}
+	if (id == COLUMN_IDENTIFIER_EMPTY) {
+		return LogicalType::BOOLEAN;
+	}
+	return LogicalType::BIGINT; // row id, file_row_number
 }
 
 namespace {
@@ -125,6 +144,7 @@ void BindHivePartitions(ClientContext &context, optional_ptr<const Value> option
 unique_ptr<FunctionData> ScanBind(ClientContext &context, TableFunctionBindInput &input,
                                   vector<LogicalType> &return_types, vector<string> &names) {
 	auto result = make_uniq<ScanBindData>();
+	result->named_parameters = input.named_parameters;
 	optional_ptr<const Value> hive_option;
 	for (auto &kv : input.named_parameters) {
 		if (kv.first == "filename") {

@@ -2,6 +2,7 @@
 #pragma once
 #include "../../format/metadata.hpp"
 #include "../file_io.hpp"
+#include "expression_filter.hpp"
 #include "duckdb.hpp"
 
 #include <memory>
@@ -42,6 +43,16 @@ struct HivePartitions {
 	std::vector<duckdb::vector<duckdb::Value>> values; //! per file, per key
 };
 
+//! The columns of a scan that hold one value per file: partition keys and the file name (as the
+//! `filename` column or the virtual one).
+struct FileColumns {
+	size_t field_count = 0; //! column ids below it are file columns
+	HivePartitions hive;    //! values per file of the reader's file list
+	bool filename_column = false;
+	//! The value of `column` in file `file` (at `path`); false when it is not such a column.
+	bool Constant(duckdb::idx_t column, duckdb::idx_t file, const std::string &path, duckdb::Value &out) const;
+};
+
 //! Output columns: the file's fields, then hive partition columns, then `filename`.
 struct ScanBindData : public duckdb::TableFunctionData {
 	std::vector<ScanFile> files;
@@ -53,9 +64,14 @@ struct ScanBindData : public duckdb::TableFunctionData {
 	//! `field IS [NOT] NULL` filters that DuckDB keeps above the scan (it makes no table filter
 	//! of them): used only to skip zones whose null counts prove no row passes.
 	std::vector<std::pair<duckdb::idx_t, bool>> null_filters; //! field, true for IS NULL
+	//! Filters taken out of DuckDB's plan (pushdown_complex_filter): they are no longer DuckDB's
+	//! to apply, so every reader of this scan applies them exactly (expression_filter.hpp).
+	std::vector<ExpressionFilter> expression_filters;
 	//! Why the optimizer left an aggregate over this scan to DuckDB, where a user would expect it
 	//! pushed (EXPLAIN's "Not Pushed"); empty otherwise.
 	std::string not_pushed;
+	//! The bind's named parameters, for a serialized plan to bind the same files again.
+	duckdb::named_parameter_map_t named_parameters;
 
 	duckdb::idx_t FilenameIndex() const {
 		return fields.size() + hive.keys.size();
@@ -63,6 +79,8 @@ struct ScanBindData : public duckdb::TableFunctionData {
 	bool IsHiveColumn(duckdb::idx_t id) const {
 		return id >= fields.size() && id < fields.size() + hive.keys.size();
 	}
+	//! The type of an output column: a field, a partition key, `filename`, or a virtual column.
+	duckdb::LogicalType ColumnType(duckdb::idx_t id) const;
 	duckdb::unique_ptr<duckdb::FunctionData> Copy() const override;
 	bool Equals(const duckdb::FunctionData &other) const override;
 	//! False, as for read_parquet: a prepared statement is bound again on every execution, so

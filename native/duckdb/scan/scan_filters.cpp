@@ -1,6 +1,13 @@
 #include "scan_filters.hpp"
 
+#include "../settings.hpp"
 #include "../type_mapping.hpp"
+#include "duckdb/planner/expression/bound_between_expression.hpp"
+#include "duckdb/planner/expression/bound_comparison_expression.hpp"
+#include "duckdb/planner/expression/bound_conjunction_expression.hpp"
+#include "duckdb/planner/expression/bound_function_expression.hpp"
+#include "duckdb/planner/expression/bound_reference_expression.hpp"
+#include "duckdb/planner/expression_iterator.hpp"
 #include "duckdb/common/multi_file/multi_file_reader.hpp"
 #include "duckdb/execution/expression_executor.hpp"
 #include "duckdb/planner/expression/bound_columnref_expression.hpp"
@@ -14,6 +21,7 @@
 #include "duckdb/planner/filter/null_filter.hpp"
 #include "duckdb/planner/filter/optional_filter.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace vortex {
@@ -210,14 +218,28 @@ bool SupportsFilterOn(const ScanBindData &bind, idx_t column) {
 	return bind.files.empty() ? false : FileConstant(bind, column, 0, unused);
 }
 
+bool FileColumns::Constant(idx_t column, idx_t file, const std::string &path, Value &out) const {
+	if (column >= field_count && column < field_count + hive.keys.size()) {
+		out = hive.values[file][column - field_count];
+		return true;
+	}
+	if ((filename_column && column == field_count + hive.keys.size()) ||
+	    (!filename_column && column == MultiFileReader::COLUMN_IDENTIFIER_FILENAME)) {
+		out = Value(path);
+		return true;
+	}
+	return false;
+}
+
 bool FileConstant(const ScanBindData &bind, idx_t column, idx_t file, Value &out) {
+	FileColumns columns;
+	columns.field_count = bind.fields.size();
+	columns.filename_column = bind.filename_column;
 	if (bind.IsHiveColumn(column)) {
 		out = bind.hive.values[file][column - bind.fields.size()];
 		return true;
 	}
-	if ((bind.filename_column && column == bind.FilenameIndex()) ||
-	    (!bind.filename_column && column == MultiFileReader::COLUMN_IDENTIFIER_FILENAME)) {
-		out = Value(bind.files[file].path);
+	if (columns.Constant(column, file, bind.files[file].path, out)) {
 		return true;
 	}
 	if (column == MultiFileReader::COLUMN_IDENTIFIER_FILE_INDEX) {
@@ -227,30 +249,224 @@ bool FileConstant(const ScanBindData &bind, idx_t column, idx_t file, Value &out
 	return false;
 }
 
-//! Notes the `column IS [NOT] NULL` filters, which stay above the scan, for zone skipping.
-void ScanComplexFilter(ClientContext &, LogicalGet &get, FunctionData *bind_data,
-                       vector<unique_ptr<Expression>> &filters) {
-	auto &bind = bind_data->Cast<ScanBindData>();
-	bind.null_filters.clear();
-	for (auto &f : filters) {
-		auto type = f->GetExpressionType();
-		if ((type != ExpressionType::OPERATOR_IS_NULL && type != ExpressionType::OPERATOR_IS_NOT_NULL) ||
-		    f->GetExpressionClass() != ExpressionClass::BOUND_OPERATOR) {
-			continue;
-		}
-		auto &op = f->Cast<BoundOperatorExpression>();
-		if (op.children.size() != 1 || op.children[0]->GetExpressionClass() != ExpressionClass::BOUND_COLUMN_REF) {
-			continue;
-		}
-		auto &ref = op.children[0]->Cast<BoundColumnRefExpression>();
+namespace {
+
+bool Constant(const Expression &e);
+
+//! A column, or a field of a struct column (DuckDB makes StructFilters of comparisons on those).
+bool Plain(const Expression &e) {
+	if (e.GetExpressionClass() == ExpressionClass::BOUND_FUNCTION) {
+		auto &fn = e.Cast<BoundFunctionExpression>();
+		auto &name = fn.function.name;
+		return (name == "struct_extract" || name == "struct_extract_at" || name == "array_extract") &&
+		       fn.children.size() == 2 && fn.children[0]->return_type.id() == LogicalTypeId::STRUCT &&
+		       Constant(*fn.children[1]) && Plain(*fn.children[0]);
+	}
+	return e.GetExpressionClass() == ExpressionClass::BOUND_COLUMN_REF;
+}
+
+bool Constant(const Expression &e) {
+	return e.GetExpressionClass() == ExpressionClass::BOUND_CONSTANT;
+}
+
+//! Shapes DuckDB turns into exact table filters itself, or keeps as IS [NOT] NULL (which the
+//! pushed aggregates take from the FILTER): a plain column against constants. DuckDB's estimates
+//! (join order) are built on its table filters, so these stay DuckDB's.
+bool LeftToDuckDB(const Expression &e) {
+	switch (e.GetExpressionClass()) {
+	case ExpressionClass::BOUND_COMPARISON: {
+		auto &c = e.Cast<BoundComparisonExpression>();
+		return (Plain(*c.left) && Constant(*c.right)) || (Constant(*c.left) && Plain(*c.right));
+	}
+	case ExpressionClass::BOUND_BETWEEN: {
+		auto &b = e.Cast<BoundBetweenExpression>();
+		return Plain(*b.input) && Constant(*b.lower) && Constant(*b.upper);
+	}
+	case ExpressionClass::BOUND_OPERATOR:
+		return (e.GetExpressionType() == ExpressionType::OPERATOR_IS_NULL ||
+		        e.GetExpressionType() == ExpressionType::OPERATOR_IS_NOT_NULL) &&
+		       e.Cast<BoundOperatorExpression>().children.size() == 1 &&
+		       Plain(*e.Cast<BoundOperatorExpression>().children[0]);
+	default:
+		return false;
+	}
+}
+
+//! Columns a taken filter may read: file columns, partition keys, the file name (not the file's
+//! index: it depends on the file list, which a pushed aggregate prunes).
+bool Readable(const ScanBindData &bind, idx_t id) {
+	Value unused;
+	return id < bind.fields.size() ||
+	       (!bind.files.empty() && id != MultiFileReader::COLUMN_IDENTIFIER_FILE_INDEX && FileConstant(bind, id, 0, unused));
+}
+
+//! Rewrites references to the scan's columns into references to the filter's inputs (one per
+//! distinct column, in `columns`); false where the expression reads anything else.
+bool BindInputs(unique_ptr<Expression> &e, const LogicalGet &get, const ScanBindData &bind, std::vector<idx_t> &columns) {
+	if (e->GetExpressionClass() == ExpressionClass::BOUND_COLUMN_REF) {
+		auto &ref = e->Cast<BoundColumnRefExpression>();
 		auto &ids = get.GetColumnIds();
 		if (ref.binding.table_index != get.table_index || ref.binding.column_index >= ids.size()) {
+			return false;
+		}
+		const idx_t id = ids[ref.binding.column_index].GetPrimaryIndex();
+		if (!Readable(bind, id) || ref.return_type != bind.ColumnType(id)) {
+			return false;
+		}
+		auto at = std::find(columns.begin(), columns.end(), id);
+		const idx_t input = static_cast<idx_t>(at - columns.begin());
+		if (at == columns.end()) {
+			columns.push_back(id);
+		}
+		e = make_uniq<BoundReferenceExpression>(ref.return_type, input);
+		return true;
+	}
+	bool ok = true;
+	ExpressionIterator::EnumerateChildren(*e, [&](unique_ptr<Expression> &child) {
+		ok = ok && BindInputs(child, get, bind, columns);
+	});
+	return ok;
+}
+
+bool Input0(const Expression &e) {
+	return e.GetExpressionClass() == ExpressionClass::BOUND_REF && e.Cast<BoundReferenceExpression>().index == 0;
+}
+
+//! The filter as an exact predicate on its one input, where it is made of comparisons of that
+//! input with constants, IN lists, IS [NOT] NULL, AND and OR (the shapes DuckDB pushes into scans
+//! only as optional filters): zone statistics then classify zones by it.
+bool ToPredicate(const Expression &e, const LogicalType &type, Predicate &out) {
+	switch (e.GetExpressionClass()) {
+	case ExpressionClass::BOUND_COMPARISON: {
+		auto &c = e.Cast<BoundComparisonExpression>();
+		CompareOp op;
+		const bool flipped = Constant(*c.left) && Input0(*c.right);
+		if ((!flipped && !(Input0(*c.left) && Constant(*c.right))) ||
+		    !OpOf(flipped ? FlipComparisonExpression(e.GetExpressionType()) : e.GetExpressionType(), op)) {
+			return false;
+		}
+		std::string raw;
+		if (!ValueToRaw(type, (flipped ? *c.left : *c.right).Cast<BoundConstantExpression>().value, raw)) {
+			return false;
+		}
+		out = Predicate::Compare(op, std::move(raw));
+		return true;
+	}
+	case ExpressionClass::BOUND_CONJUNCTION: {
+		auto &c = e.Cast<BoundConjunctionExpression>();
+		Predicate p;
+		p.kind = e.GetExpressionType() == ExpressionType::CONJUNCTION_AND ? Predicate::Kind::AND : Predicate::Kind::OR;
+		for (auto &child : c.children) {
+			Predicate cp;
+			if (!ToPredicate(*child, type, cp)) {
+				return false;
+			}
+			p.children.push_back(std::move(cp));
+		}
+		out = std::move(p);
+		return true;
+	}
+	case ExpressionClass::BOUND_OPERATOR: {
+		auto &op = e.Cast<BoundOperatorExpression>();
+		if (op.children.empty() || !Input0(*op.children[0])) {
+			return false;
+		}
+		vtx::ColumnType ct;
+		if (!ToColumnType(type, ct) || !vtx::compute::PredicateSupported(ct)) {
+			return false;
+		}
+		out = Predicate();
+		switch (e.GetExpressionType()) {
+		case ExpressionType::OPERATOR_IS_NULL: out.kind = Predicate::Kind::IS_NULL; return op.children.size() == 1;
+		case ExpressionType::OPERATOR_IS_NOT_NULL: out.kind = Predicate::Kind::IS_NOT_NULL; return op.children.size() == 1;
+		case ExpressionType::COMPARE_IN:
+			out.kind = Predicate::Kind::IN;
+			for (idx_t i = 1; i < op.children.size(); i++) {
+				if (!Constant(*op.children[i])) {
+					return false;
+				}
+				auto &v = op.children[i]->Cast<BoundConstantExpression>().value;
+				if (v.IsNull()) {
+					continue; // never equal: the row is then NULL or another value's match
+				}
+				std::string raw;
+				if (!ValueToRaw(type, v, raw)) {
+					return false;
+				}
+				out.values.push_back(std::move(raw));
+			}
+			return true;
+		default:
+			return false;
+		}
+	}
+	default:
+		return false;
+	}
+}
+
+//! Takes `e` into the scan when it is deterministic, cannot raise an error, reads only the
+//! scan's columns, and is not a shape DuckDB makes a table filter of.
+bool TakeExpression(const LogicalGet &get, const ScanBindData &bind, const Expression &e, ExpressionFilter &out) {
+	if (e.IsVolatile() || e.HasParameter() || e.HasSubquery() || LeftToDuckDB(e) || MayThrow(e) ||
+	    e.return_type != LogicalType::BOOLEAN) {
+		return false;
+	}
+	auto copy = e.Copy();
+	std::vector<idx_t> columns;
+	if (!BindInputs(copy, get, bind, columns) || columns.empty()) {
+		return false;
+	}
+	out.expression = std::move(copy);
+	out.columns = std::move(columns);
+	out.display = e.ToString();
+	out.has_predicate = out.columns.size() == 1 && out.columns[0] < bind.fields.size() &&
+	                    ToPredicate(*out.expression, bind.types[out.columns[0]], out.predicate);
+	return true;
+}
+
+//! Notes a `column IS [NOT] NULL` filter, which stays above the scan, for zone skipping.
+void NoteNullFilter(const LogicalGet &get, ScanBindData &bind, const Expression &f) {
+	auto type = f.GetExpressionType();
+	if ((type != ExpressionType::OPERATOR_IS_NULL && type != ExpressionType::OPERATOR_IS_NOT_NULL) ||
+	    f.GetExpressionClass() != ExpressionClass::BOUND_OPERATOR) {
+		return;
+	}
+	auto &op = f.Cast<BoundOperatorExpression>();
+	if (op.children.size() != 1 || op.children[0]->GetExpressionClass() != ExpressionClass::BOUND_COLUMN_REF) {
+		return;
+	}
+	auto &ref = op.children[0]->Cast<BoundColumnRefExpression>();
+	auto &ids = get.GetColumnIds();
+	if (ref.binding.table_index != get.table_index || ref.binding.column_index >= ids.size()) {
+		return;
+	}
+	auto field = ids[ref.binding.column_index].GetPrimaryIndex();
+	std::pair<idx_t, bool> note(field, type == ExpressionType::OPERATOR_IS_NULL);
+	if (field < bind.fields.size() &&
+	    std::find(bind.null_filters.begin(), bind.null_filters.end(), note) == bind.null_filters.end()) {
+		bind.null_filters.push_back(note);
+	}
+}
+
+} // namespace
+
+// DuckDB calls this more than once per plan (filter pushdown runs again for CTEs and for join
+// statistics), each time with the filters then at this scan: what was taken before has left the
+// plan, so nothing is cleared here.
+void ScanComplexFilter(ClientContext &context, LogicalGet &get, FunctionData *bind_data,
+                       vector<unique_ptr<Expression>> &filters) {
+	auto &bind = bind_data->Cast<ScanBindData>();
+	const bool take = SettingEnabled(context, kExpressionPushdownSetting);
+	for (idx_t i = 0; i < filters.size();) {
+		NoteNullFilter(get, bind, *filters[i]);
+		ExpressionFilter taken;
+		if (take && TakeExpression(get, bind, *filters[i], taken)) {
+			bind.expression_filters.push_back(std::move(taken));
+			filters.erase_at(i);
 			continue;
 		}
-		auto field = ids[ref.binding.column_index].GetPrimaryIndex();
-		if (field < bind.fields.size()) {
-			bind.null_filters.emplace_back(field, type == ExpressionType::OPERATOR_IS_NULL);
-		}
+		i++;
 	}
 }
 

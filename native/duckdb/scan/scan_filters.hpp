@@ -35,8 +35,10 @@ bool ConstantMatches(duckdb::ClientContext &context, const duckdb::TableFilter &
 //! Whether vortex_scan takes table filters on this output column.
 bool SupportsFilterOn(const ScanBindData &bind, duckdb::idx_t column);
 
-//! vortex_scan's pushdown_complex_filter: notes `column IS [NOT] NULL` filters (which DuckDB
-//! keeps above the scan) so that zones whose null counts rule them out are skipped.
+//! vortex_scan's pushdown_complex_filter: takes the filters expression_filter.hpp describes out
+//! of the plan (unless vortex_pushdown_expressions is off), and notes `column IS [NOT] NULL`
+//! filters (which DuckDB keeps above the scan) so that zones whose null counts rule them out are
+//! skipped.
 void ScanComplexFilter(duckdb::ClientContext &context, duckdb::LogicalGet &get, duckdb::FunctionData *bind_data,
                        duckdb::vector<duckdb::unique_ptr<duckdb::Expression>> &filters);
 

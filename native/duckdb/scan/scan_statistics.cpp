@@ -7,9 +7,19 @@ namespace vortex {
 
 using namespace duckdb;
 
+//! DuckDB's own guess for a filter it cannot estimate (its default filter selectivity): applied
+//! per filter the scan took out of the plan, so that the join order sees the filter still.
+constexpr double kTakenFilterSelectivity = 0.2;
+
 unique_ptr<NodeStatistics> ScanCardinality(ClientContext &, const FunctionData *bind_data) {
 	auto &bind = bind_data->Cast<ScanBindData>();
-	return make_uniq<NodeStatistics>(bind.total_rows, bind.total_rows);
+	double estimate = static_cast<double>(bind.total_rows);
+	for (size_t i = 0; i < bind.expression_filters.size(); i++) {
+		estimate *= kTakenFilterSelectivity;
+	}
+	const auto rows = static_cast<idx_t>(estimate);
+	return make_uniq<NodeStatistics>(bind.expression_filters.empty() ? bind.total_rows : MaxValue<idx_t>(rows, 1),
+	                                 bind.total_rows);
 }
 
 // Exact bounds over all files: lets DuckDB prove, e.g., that a sum cannot overflow.

@@ -14,6 +14,7 @@
 #include "duckdb/planner/filter/struct_filter.hpp"
 #include "scan_bind.hpp"
 #include "scan_filters.hpp"
+#include "scan_serialization.hpp"
 #include "scan_statistics.hpp"
 #include "duckdb/common/hive_partitioning.hpp"
 #include "duckdb/common/multi_file/multi_file_reader.hpp"
@@ -26,6 +27,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 
 namespace vortex {
 
@@ -93,6 +95,9 @@ struct ScanGlobalState : public GlobalTableFunctionState {
 	std::vector<ResidualFilter> residual;
 	//! Per column position: whether its values leave the scan (else it is only filtered on).
 	std::vector<bool> projected;
+	//! Per work item, per expression filter (bind.expression_filters): how its statistics or
+	//! constants classified the zone (ALL or SOME; NONE zones are not in `work`).
+	std::vector<vtx::compute::ZoneMatch> expression_matches;
 	std::atomic<idx_t> zones_skipped_late {0}; //! of those in `work`, ruled out when claimed (dynamic filters)
 	std::atomic<idx_t> zones_filtered {0}; //! decoded and filtered row by row (straddling)
 	std::atomic<idx_t> zones_skipped {0};  //! proven empty by statistics, partitions or file names
@@ -121,7 +126,25 @@ struct ScanLocalState : public LocalTableFunctionState {
 	//! kept from one vector to the next.
 	std::vector<sel_t> sel_data = std::vector<sel_t>(STANDARD_VECTOR_SIZE);
 	std::vector<unique_ptr<TableFilterState>> residual_states;
+	//! Expression filters taken into the scan: this thread's executors, and the file columns
+	//! read only for them (not among the scan's columns), by field.
+	std::unique_ptr<ExpressionFilterEvaluator> evaluator;
+	std::map<idx_t, std::shared_ptr<vtx::DecodedColumn>> filter_columns;
 };
+
+//! The zone's columns as expression filters classify them without reading rows.
+ZoneColumns ZoneOf(const ScanBindData &bind, const vtx::ZoneMeta &zone, idx_t file) {
+	ZoneColumns z;
+	z.zone = &zone;
+	z.fields = &bind.fields;
+	z.types = &bind.types;
+	z.file_constant = [&bind, file](idx_t column) {
+		Value v;
+		FileConstant(bind, column, file, v);
+		return v;
+	};
+	return z;
+}
 
 //! A file reopened by path must still be the version whose footer the scan planned with:
 //! an atomic replacement in between would otherwise mix one version's footer with another's data.
@@ -246,6 +269,12 @@ unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, Tabl
 		}
 	}
 	idx_t batch = 0;
+	const idx_t expressions = bind.expression_filters.size();
+	std::unique_ptr<ExpressionFilterEvaluator> evaluator;
+	if (expressions) {
+		evaluator = make_uniq<ExpressionFilterEvaluator>(context, bind.expression_filters);
+	}
+	std::vector<vtx::compute::ZoneMatch> expression_match(expressions);
 	for (idx_t f = 0; f < bind.files.size(); f++) {
 		auto file = OpenPlannedFile(context, bind.files, f, bind.fields, bind.types);
 		auto meta = file.meta;
@@ -290,8 +319,13 @@ unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, Tabl
 					match = vtx::compute::ZoneMatch::NONE;
 				}
 			}
+			for (idx_t k = 0; k < expressions && match != vtx::compute::ZoneMatch::NONE; k++) {
+				expression_match[k] = evaluator->Classify(k, ZoneOf(bind, zone, f));
+				match = vtx::compute::And(match, expression_match[k]);
+			}
 			if (match != vtx::compute::ZoneMatch::NONE) {
 				g->work.push_back(WorkItem {f, z, batch});
+				g->expression_matches.insert(g->expression_matches.end(), expression_match.begin(), expression_match.end());
 			} else if (zone.rows > 0) {
 				g->zones_skipped++;
 			}
@@ -309,7 +343,16 @@ unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, Tabl
 		auto bound = [&](const WorkItem &w) -> const vtx::ZoneStats & {
 			return g->metas[w.file]->zones[w.zone].chunks[cf.field].stats;
 		};
-		std::stable_sort(g->work.begin(), g->work.end(), [&](const WorkItem &a, const WorkItem &b) {
+		// Reordered as pairs, so that each zone keeps its expression filters' classification.
+		std::vector<std::pair<WorkItem, std::vector<vtx::compute::ZoneMatch>>> items;
+		for (idx_t i = 0; i < g->work.size(); i++) {
+			items.emplace_back(g->work[i], std::vector<vtx::compute::ZoneMatch>(
+			                                   g->expression_matches.begin() + i * expressions,
+			                                   g->expression_matches.begin() + (i + 1) * expressions));
+		}
+		std::stable_sort(items.begin(), items.end(), [&](const std::pair<WorkItem, std::vector<vtx::compute::ZoneMatch>> &pa,
+		                                                 const std::pair<WorkItem, std::vector<vtx::compute::ZoneMatch>> &pb) {
+			auto &a = pa.first, &b = pb.first;
 			auto &sa = bound(a), &sb = bound(b);
 			const bool ka = sa.has_minmax && sa.minmax_exact, kb = sb.has_minmax && sb.minmax_exact;
 			if (ka != kb) {
@@ -321,31 +364,16 @@ unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, Tabl
 			return descending ? vtx::compute::CompareValues(type, sa.max, sb.max) > 0
 			                  : vtx::compute::CompareValues(type, sa.min, sb.min) < 0;
 		});
+		g->expression_matches.clear();
+		for (idx_t i = 0; i < items.size(); i++) {
+			g->work[i] = items[i].first;
+			g->expression_matches.insert(g->expression_matches.end(), items[i].second.begin(), items[i].second.end());
+		}
 		break;
 	}
 	g->total_zones = batch;
 	g->max_threads = std::max<idx_t>(1, std::min<idx_t>(g->work.size(), TaskScheduler::GetScheduler(context).NumberOfThreads()));
 	return std::move(g);
-}
-
-//! The type of an output column: a field, a partition key, `filename`, or a virtual column.
-LogicalType ColumnType(const ScanBindData &bind, idx_t id) {
-	if (id < bind.fields.size()) {
-		return bind.types[id];
-	}
-	if (bind.IsHiveColumn(id)) {
-		return bind.hive.types[id - bind.fields.size()];
-	}
-	if ((bind.filename_column && id == bind.FilenameIndex()) || id == MultiFileReader::COLUMN_IDENTIFIER_FILENAME) {
-		return LogicalType::VARCHAR;
-	}
-	if (id == MultiFileReader::COLUMN_IDENTIFIER_FILE_INDEX) {
-		return LogicalType::UBIGINT;
-	}
-	if (id == COLUMN_IDENTIFIER_EMPTY) {
-		return LogicalType::BOOLEAN;
-	}
-	return LogicalType::BIGINT; // row id, file_row_number
 }
 
 unique_ptr<LocalTableFunctionState> ScanInitLocal(ExecutionContext &context, TableFunctionInitInput &input,
@@ -356,7 +384,7 @@ unique_ptr<LocalTableFunctionState> ScanInitLocal(ExecutionContext &context, Tab
 	if (!g.projection_ids.empty() && g.projection_ids.size() < g.column_ids.size()) {
 		vector<LogicalType> types;
 		for (auto id : g.column_ids) {
-			types.push_back(ColumnType(bind, id));
+			types.push_back(bind.ColumnType(id));
 		}
 		l->scan_chunk.Initialize(Allocator::Get(context.client), types);
 	}
@@ -365,6 +393,9 @@ unique_ptr<LocalTableFunctionState> ScanInitLocal(ExecutionContext &context, Tab
 	}
 	l->predicates.resize(g.column_filters.size());
 	l->matches.resize(g.column_filters.size());
+	if (!bind.expression_filters.empty()) {
+		l->evaluator = make_uniq<ExpressionFilterEvaluator>(context.client, bind.expression_filters);
+	}
 	return std::move(l);
 }
 
@@ -409,8 +440,14 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 			g.done++;
 			continue;
 		}
+		const idx_t expressions = bind.expression_filters.size();
+		const vtx::compute::ZoneMatch *expression_match = g.expression_matches.data() + idx * expressions;
+		bool expressions_straddle = false;
+		for (idx_t k = 0; k < expressions; k++) {
+			expressions_straddle = expressions_straddle || expression_match[k] == vtx::compute::ZoneMatch::SOME;
+		}
 		const bool straddles = match == vtx::compute::ZoneMatch::SOME;
-		if (straddles) {
+		if (straddles || expressions_straddle) {
 			g.zones_filtered++; // counted before the decode, see ScanDynamicToString
 		}
 		FileSource *source = g.sources[l.item.file].get();
@@ -426,6 +463,24 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 		l.rows = zone.rows;
 		l.first_row = zone.first_row;
 		l.offset = 0;
+		auto read = [&](idx_t id, const vtx::StreamSelection *selection) {
+			auto chunk = std::make_shared<vtx::DecodedColumn>();
+			try {
+				vtx::ReadChunk(*source, meta, l.item.zone, id, *chunk, selection);
+			} catch (vtx::FormatError &e) {
+				ThrowFileError(bind.files[l.item.file].path, e);
+			}
+			return chunk;
+		};
+		auto expression_reads = [&](idx_t id) {
+			for (idx_t k = 0; k < expressions; k++) {
+				auto &cols = bind.expression_filters[k].columns;
+				if (expression_match[k] == vtx::compute::ZoneMatch::SOME && std::find(cols.begin(), cols.end(), id) != cols.end()) {
+					return true;
+				}
+			}
+			return false;
+		};
 		l.columns.assign(g.column_ids.size(), nullptr);
 		for (idx_t c = 0; c < g.column_ids.size(); c++) {
 			auto id = g.column_ids[c];
@@ -436,26 +491,56 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 			for (idx_t k = 0; !needed && straddles && k < g.column_filters.size(); k++) {
 				needed = g.column_filters[k].position == c && l.matches[k] != vtx::compute::ZoneMatch::ALL;
 			}
-			if (!needed) {
+			// An expression filter reads the whole column, whatever the projection asks of a struct.
+			const bool whole = expressions_straddle && expression_reads(id);
+			if (!needed && !whole) {
 				continue; // only filtered on, and every row of the zone passes
 			}
-			auto chunk = std::make_shared<vtx::DecodedColumn>();
-			try {
-				vtx::ReadChunk(*source, meta, l.item.zone, id, *chunk, g.selections[c].get());
-			} catch (vtx::FormatError &e) {
-				ThrowFileError(bind.files[l.item.file].path, e);
-			}
-			l.columns[c] = std::move(chunk);
+			l.columns[c] = read(id, whole ? nullptr : g.selections[c].get());
 		}
-		l.filtered = straddles;
-		if (straddles) {
-			l.mask.Begin(l.rows);
-			for (idx_t k = 0; k < g.column_filters.size(); k++) {
-				auto &cf = g.column_filters[k];
-				if (l.matches[k] != vtx::compute::ZoneMatch::ALL) {
-					l.mask.And(l.predicates[k], bind.fields[cf.field].type, *l.columns[cf.position]);
-				}
+		l.filtered = straddles || expressions_straddle;
+		if (!l.filtered) {
+			l.active = true;
+			return true;
+		}
+		l.mask.Begin(l.rows);
+		for (idx_t k = 0; straddles && k < g.column_filters.size(); k++) {
+			auto &cf = g.column_filters[k];
+			if (l.matches[k] != vtx::compute::ZoneMatch::ALL) {
+				l.mask.And(l.predicates[k], bind.fields[cf.field].type, *l.columns[cf.position]);
 			}
+		}
+		bool empty = false;
+		for (idx_t k = 0; k < expressions && !empty; k++) {
+			if (expression_match[k] != vtx::compute::ZoneMatch::SOME) {
+				continue;
+			}
+			std::vector<FilterInput> inputs;
+			for (auto id : bind.expression_filters[k].columns) {
+				FilterInput in;
+				in.logical = bind.ColumnType(id);
+				if (id < bind.fields.size()) {
+					auto at = std::find(g.column_ids.begin(), g.column_ids.end(), id);
+					std::shared_ptr<vtx::DecodedColumn> chunk =
+					    at != g.column_ids.end() ? l.columns[at - g.column_ids.begin()] : nullptr;
+					if (!chunk) {
+						auto &cached = l.filter_columns[id];
+						cached = read(id, nullptr);
+						chunk = cached;
+					}
+					in.decoded = chunk.get();
+					in.type = bind.fields[id].type;
+				} else {
+					FileConstant(bind, id, l.item.file, in.constant);
+				}
+				inputs.push_back(std::move(in));
+			}
+			empty = l.evaluator->Evaluate(k, inputs, l.rows, l.mask) == vtx::compute::ZoneMatch::NONE;
+		}
+		l.filter_columns.clear();
+		if (empty) {
+			g.done++;
+			continue; // no row of the zone passes
 		}
 		l.active = true;
 		return true;
@@ -586,6 +671,10 @@ InsertionOrderPreservingMap<string> ScanToString(TableFunctionToStringInput &inp
 		zones += f.meta->zones.size();
 	}
 	result["Zones"] = std::to_string(zones);
+	if (!bind.expression_filters.empty()) {
+		// Not "Filters": DuckDB lists its table filters under that name after this.
+		result["Expression Filters"] = FiltersDisplay(bind.expression_filters);
+	}
 	if (!bind.not_pushed.empty()) {
 		result["Not Pushed"] = bind.not_pushed;
 	}
@@ -602,7 +691,7 @@ InsertionOrderPreservingMap<string> ScanDynamicToString(TableFunctionDynamicToSt
 		const idx_t claimed = std::min<idx_t>(g.next.load(), g.work.size());
 		const idx_t late = std::min<idx_t>(g.zones_skipped_late.load(), claimed);
 		result["Zones Scanned"] = std::to_string(claimed - late) + "/" + std::to_string(g.total_zones);
-		if (g.filters && !g.filters->filters.empty()) {
+		if ((g.filters && !g.filters->filters.empty()) || !g.expression_matches.empty()) {
 			result["Zones Skipped"] = std::to_string(g.zones_skipped.load());
 			result["Zones Filtered"] = std::to_string(g.zones_filtered.load());
 		}
@@ -620,6 +709,9 @@ TableFunction GetVortexScanFunction() {
 	tf.filter_pushdown = true;
 	tf.filter_prune = true;
 	tf.pushdown_complex_filter = ScanComplexFilter;
+	// What the scan took out of the plan must travel with it (scan_serialization.hpp).
+	tf.serialize = ScanSerialize;
+	tf.deserialize = ScanDeserialize;
 	// No supports_pushdown_type: filters on types the compute layer does not take (INTERVAL,
 	// TIME WITH TIME ZONE, UUID) and on file_row_number are evaluated by DuckDB in the scan.
 	tf.get_virtual_columns = ScanVirtualColumns;

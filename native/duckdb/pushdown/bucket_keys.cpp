@@ -1,0 +1,289 @@
+#include "bucket_keys.hpp"
+
+#include "../scan/column_emit.hpp"
+#include "../type_mapping.hpp"
+#include "duckdb/planner/expression/bound_cast_expression.hpp"
+#include "duckdb/planner/expression/bound_constant_expression.hpp"
+#include "duckdb/planner/expression/bound_function_expression.hpp"
+#include "duckdb/planner/expression/bound_reference_expression.hpp"
+
+#include <cstring>
+
+namespace vortex {
+
+using namespace duckdb;
+
+namespace {
+
+bool Constant(const Expression &e, LogicalTypeId type) {
+	return e.GetExpressionClass() == ExpressionClass::BOUND_CONSTANT && e.return_type.id() == type &&
+	       !e.Cast<BoundConstantExpression>().value.IsNull();
+}
+
+bool Temporal(const LogicalType &t) {
+	switch (t.id()) {
+	case LogicalTypeId::DATE:
+	case LogicalTypeId::TIMESTAMP:
+	case LogicalTypeId::TIMESTAMP_SEC:
+	case LogicalTypeId::TIMESTAMP_MS:
+	case LogicalTypeId::TIMESTAMP_NS:
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool Integer(const LogicalType &t) {
+	switch (t.id()) {
+	case LogicalTypeId::TINYINT:
+	case LogicalTypeId::SMALLINT:
+	case LogicalTypeId::INTEGER:
+	case LogicalTypeId::BIGINT:
+	case LogicalTypeId::UTINYINT:
+	case LogicalTypeId::USMALLINT:
+	case LogicalTypeId::UINTEGER:
+	case LogicalTypeId::UBIGINT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+//! Local time in the session's TimeZone only runs forwards where it is UTC.
+bool TimeZoneIsUtc(ClientContext &context) {
+	Value v;
+	if (!context.TryGetCurrentSetting("TimeZone", v) || v.IsNull()) {
+		return false;
+	}
+	auto tz = StringUtil::Lower(v.ToString());
+	return tz == "utc" || tz == "etc/utc" || tz == "gmt" || tz == "etc/gmt" || tz == "z";
+}
+
+//! Which child of a bucket function is its input, or -1 where `key` is no bucket function.
+int InputPosition(ClientContext &context, const Expression &key, bool &monotone) {
+	if (key.GetExpressionClass() == ExpressionClass::BOUND_CAST) {
+		auto &cast = key.Cast<BoundCastExpression>();
+		auto &from = cast.child->return_type;
+		auto &to = cast.return_type;
+		monotone = true;
+		if (to.id() == LogicalTypeId::DATE && (Temporal(from) || from.id() == LogicalTypeId::TIMESTAMP_TZ)) {
+			monotone = from.id() != LogicalTypeId::TIMESTAMP_TZ || TimeZoneIsUtc(context);
+			return 0;
+		}
+		if (to.id() == LogicalTypeId::TIMESTAMP && Temporal(from)) {
+			return 0;
+		}
+		return Integer(from) && Integer(to) ? 0 : -1;
+	}
+	if (key.GetExpressionClass() != ExpressionClass::BOUND_FUNCTION) {
+		return -1;
+	}
+	auto &fn = key.Cast<BoundFunctionExpression>();
+	auto &name = fn.function.name;
+	auto &c = fn.children;
+	auto timed = [&](const Expression &input) {
+		monotone = input.return_type.id() != LogicalTypeId::TIMESTAMP_TZ || TimeZoneIsUtc(context);
+		return Temporal(input.return_type) || input.return_type.id() == LogicalTypeId::TIMESTAMP_TZ;
+	};
+	if ((name == "date_trunc" || name == "datetrunc") && c.size() == 2 && Constant(*c[0], LogicalTypeId::VARCHAR) &&
+	    timed(*c[1])) {
+		return 1;
+	}
+	if (name == "time_bucket" && (c.size() == 2 || c.size() == 3) && Constant(*c[0], LogicalTypeId::INTERVAL) &&
+	    timed(*c[1])) {
+		if (c.size() == 3) {
+			if (c[2]->GetExpressionClass() != ExpressionClass::BOUND_CONSTANT) {
+				return -1;
+			}
+			// A time zone argument: monotone where it is UTC.
+			if (c[2]->return_type.id() == LogicalTypeId::VARCHAR) {
+				auto tz = StringUtil::Lower(c[2]->Cast<BoundConstantExpression>().value.ToString());
+				monotone = monotone && (tz == "utc" || tz == "etc/utc" || tz == "gmt");
+			}
+		}
+		return 1;
+	}
+	if (name == "year" && c.size() == 1 && timed(*c[0])) {
+		return 0;
+	}
+	if (name == "//" && c.size() == 2 && Integer(c[0]->return_type) && c[1]->GetExpressionClass() == ExpressionClass::BOUND_CONSTANT) {
+		auto &v = c[1]->Cast<BoundConstantExpression>().value;
+		monotone = true;
+		return !v.IsNull() && Integer(v.type()) && v.DefaultCastAs(LogicalType::HUGEINT).GetValue<hugeint_t>() > 0 ? 0 : -1;
+	}
+	return -1;
+}
+
+const Expression &Child(const Expression &key, int position) {
+	if (key.GetExpressionClass() == ExpressionClass::BOUND_CAST) {
+		return *key.Cast<BoundCastExpression>().child;
+	}
+	return *key.Cast<BoundFunctionExpression>().children[position];
+}
+
+} // namespace
+
+bool BucketFunction(ClientContext &context, const Expression &key, const Expression *&input, bool &monotone) {
+	const int position = InputPosition(context, key, monotone);
+	if (position < 0) {
+		return false;
+	}
+	input = &Child(key, position);
+	return true;
+}
+
+unique_ptr<Expression> BucketOverInput(const Expression &key, const Expression &input) {
+	auto copy = key.Copy();
+	auto reference = make_uniq<BoundReferenceExpression>(input.return_type, 0);
+	if (copy->GetExpressionClass() == ExpressionClass::BOUND_CAST) {
+		copy->Cast<BoundCastExpression>().child = std::move(reference);
+		return copy;
+	}
+	auto &fn = copy->Cast<BoundFunctionExpression>();
+	auto &original = key.Cast<BoundFunctionExpression>();
+	for (idx_t i = 0; i < fn.children.size(); i++) {
+		if (original.children[i].get() == &input) {
+			fn.children[i] = std::move(reference);
+			break;
+		}
+	}
+	return copy;
+}
+
+namespace {
+
+//! The least distance between two different results, in microseconds (1 where unknown).
+int64_t GranularityMicros(const Expression &bucket) {
+	constexpr int64_t kDay = Interval::MICROS_PER_DAY;
+	if (bucket.GetExpressionClass() == ExpressionClass::BOUND_CAST) {
+		switch (bucket.Cast<BoundCastExpression>().child->return_type.id()) {
+		case LogicalTypeId::DATE: return kDay;
+		case LogicalTypeId::TIMESTAMP_SEC: return Interval::MICROS_PER_SEC;
+		case LogicalTypeId::TIMESTAMP_MS: return Interval::MICROS_PER_MSEC;
+		default: return 1;
+		}
+	}
+	if (bucket.GetExpressionClass() != ExpressionClass::BOUND_FUNCTION) {
+		return 1;
+	}
+	auto &fn = bucket.Cast<BoundFunctionExpression>();
+	const bool truncation = fn.function.name == "date_trunc" || fn.function.name == "datetrunc";
+	if ((!truncation && fn.function.name != "time_bucket") || fn.children.empty() ||
+	    fn.children[0]->GetExpressionClass() != ExpressionClass::BOUND_CONSTANT) {
+		return 1;
+	}
+	auto &arg = fn.children[0]->Cast<BoundConstantExpression>().value;
+	if (fn.function.name == "time_bucket") {
+		auto width = IntervalValue::Get(arg);
+		// A month is at least 28 days.
+		const int64_t micros = width.months * 28 * kDay + width.days * kDay + width.micros;
+		return micros > 0 ? micros : 1;
+	}
+	auto part = StringUtil::Lower(arg.ToString());
+	static const std::pair<const char *, int64_t> kParts[] = {
+	    {"millisecond", Interval::MICROS_PER_MSEC}, {"milliseconds", Interval::MICROS_PER_MSEC}, {"ms", Interval::MICROS_PER_MSEC},
+	    {"second", Interval::MICROS_PER_SEC},       {"seconds", Interval::MICROS_PER_SEC},       {"s", Interval::MICROS_PER_SEC},
+	    {"minute", Interval::MICROS_PER_MINUTE},    {"minutes", Interval::MICROS_PER_MINUTE},    {"m", Interval::MICROS_PER_MINUTE},
+	    {"hour", Interval::MICROS_PER_HOUR},        {"hours", Interval::MICROS_PER_HOUR},        {"h", Interval::MICROS_PER_HOUR},
+	    {"day", kDay},                              {"days", kDay},                              {"d", kDay},
+	    {"week", 7 * kDay},                         {"weeks", 7 * kDay},                         {"w", 7 * kDay},
+	    {"month", 28 * kDay},                       {"months", 28 * kDay},                       {"mon", 28 * kDay},
+	    {"quarter", 89 * kDay},                     {"quarters", 89 * kDay},
+	    {"year", 365 * kDay},                       {"years", 365 * kDay},                       {"y", 365 * kDay},
+	    {"decade", 3652 * kDay},                    {"century", 36524 * kDay},                   {"millennium", 365242 * kDay},
+	};
+	for (auto &p : kParts) {
+		if (part == p.first) {
+			return p.second;
+		}
+	}
+	return 1;
+}
+
+} // namespace
+
+int64_t BucketGranularity(const Expression &bucket) {
+	switch (bucket.return_type.id()) {
+	case LogicalTypeId::TIMESTAMP:
+	case LogicalTypeId::TIMESTAMP_TZ:
+		return GranularityMicros(bucket);
+	case LogicalTypeId::DATE:
+		return MaxValue<int64_t>(1, GranularityMicros(bucket) / Interval::MICROS_PER_DAY);
+	default:
+		return 1; // integers
+	}
+}
+
+BucketEvaluator::BucketEvaluator(ClientContext &context, const Expression &bucket, vtx::ColumnType input_type)
+    : context(context), bucket(bucket), input_type(input_type), input_logical(ToLogicalType(input_type)),
+      executor(context, bucket) {
+}
+
+Value BucketEvaluator::Apply(const Value &input) {
+	DataChunk chunk;
+	chunk.Initialize(Allocator::Get(context), {input_logical}, 1);
+	chunk.data[0].Reference(input.IsNull() ? Value(input_logical) : input);
+	chunk.SetCardinality(1);
+	Vector result(bucket.return_type, 1);
+	executor.ExecuteExpression(chunk, result);
+	return result.GetValue(0);
+}
+
+void BucketEvaluator::ApplyColumn(const vtx::DecodedColumn &in, vtx::DecodedColumn &out, const uint8_t *selected) {
+	const idx_t width = GetTypeIdSize(bucket.return_type.InternalType());
+	const uint64_t rows = in.count;
+	out = vtx::DecodedColumn();
+	out.count = rows;
+	out.fixed.resize(rows * width);
+	out.validity.assign((rows + 63) / 64, 0);
+	uint64_t valid = 0;
+	DataChunk chunk;
+	chunk.Initialize(Allocator::Get(context), {input_logical});
+	SelectionVector sel(STANDARD_VECTOR_SIZE);
+	// The column outlives this call (the caller holds it): no ownership is handed over.
+	std::shared_ptr<vtx::DecodedColumn> view(std::shared_ptr<vtx::DecodedColumn>(), const_cast<vtx::DecodedColumn *>(&in));
+	for (uint64_t offset = 0; offset < rows; offset += STANDARD_VECTOR_SIZE) {
+		const idx_t n = MinValue<idx_t>(STANDARD_VECTOR_SIZE, rows - offset);
+		chunk.Reset();
+		EmitColumn(in, view, offset, n, input_type, chunk.data[0]);
+		chunk.SetCardinality(n);
+		// Only the rows DuckDB would group: the function may raise an error on a row a filter removes.
+		idx_t m = n;
+		if (selected) {
+			m = 0;
+			for (idx_t i = 0; i < n; i++) {
+				sel.set_index(m, i);
+				m += selected[offset + i] != 0;
+			}
+			if (m == 0) {
+				continue;
+			}
+			if (m < n) {
+				chunk.Slice(sel, m);
+			}
+		}
+		// A fresh vector each time: the executor writes into a flat vector, and the last result
+		// may have become a constant or a dictionary over another batch.
+		Vector result(bucket.return_type);
+		executor.ExecuteExpression(chunk, result);
+		UnifiedVectorFormat format;
+		result.ToUnifiedFormat(m, format);
+		for (idx_t i = 0; i < m; i++) {
+			const auto idx = format.sel->get_index(i);
+			if (!format.validity.RowIsValid(idx)) {
+				continue;
+			}
+			const uint64_t row = offset + (m < n ? sel.get_index(i) : i);
+			std::memcpy(out.fixed.data() + row * width, format.data + idx * width, width);
+			out.validity[row >> 6] |= uint64_t(1) << (row & 63);
+			valid++;
+		}
+	}
+	out.all_valid = valid == rows;
+	out.all_null = rows > 0 && valid == 0;
+	if (out.all_valid) {
+		out.validity.clear();
+	}
+}
+
+} // namespace vortex

@@ -1,0 +1,50 @@
+// GROUP BY keys that are bucket functions of one column (src/rules.ts, bucketFunctions):
+// `date_trunc('hour', ts)`, `time_bucket(INTERVAL '15 minutes', ts)`, `ts::DATE`, `year(ts)`,
+// `id // 1000`. The grouped scan evaluates the function itself with DuckDB's ExpressionExecutor on
+// the column's values (so the key's type and value are DuckDB's by construction) and groups on the
+// results. Each of these is monotone (non-decreasing) in its input, so a zone whose min and max
+// give the same key has that one key on every row and is answered from its statistics; where a
+// function depends on the TimeZone setting (TIMESTAMP WITH TIME ZONE), local time can run
+// backwards at a transition, so that shortcut is taken only while TimeZone is UTC.
+#pragma once
+#include "../../format/column.hpp"
+#include "duckdb.hpp"
+#include "duckdb/execution/expression_executor.hpp"
+
+namespace vortex {
+
+//! Where `key` is a bucket function whose only non-constant input is one column expression:
+//! that input (to be resolved to a scan column by the caller) and whether zone statistics may
+//! decide a zone's key from its min and max (`monotone`).
+bool BucketFunction(duckdb::ClientContext &context, const duckdb::Expression &key, const duckdb::Expression *&input,
+                    bool &monotone);
+
+//! The bucket function over input column 0 (`input`, the expression BucketFunction found, replaced).
+duckdb::unique_ptr<duckdb::Expression> BucketOverInput(const duckdb::Expression &key, const duckdb::Expression &input);
+
+//! The least distance between two different results of the bucket function, in the units of
+//! its result type's storage (days for DATE, microseconds for TIMESTAMP, 1 for integers): the
+//! number of buckets between two results is at most their distance over it, plus one.
+int64_t BucketGranularity(const duckdb::Expression &bucket);
+
+//! Evaluates one bucket function for one thread.
+class BucketEvaluator {
+public:
+	BucketEvaluator(duckdb::ClientContext &context, const duckdb::Expression &bucket, vtx::ColumnType input_type);
+
+	//! The key of one value (NULL in, the function's result for NULL out).
+	duckdb::Value Apply(const duckdb::Value &input);
+	//! The key of every row of `in` (decoded whole), into `out` as a fixed-width column of the
+	//! bucket's result type in the format's storage. With `selected`, only rows whose byte is
+	//! nonzero are evaluated (the others come out NULL): DuckDB groups only the rows that pass.
+	void ApplyColumn(const vtx::DecodedColumn &in, vtx::DecodedColumn &out, const uint8_t *selected = nullptr);
+
+private:
+	duckdb::ClientContext &context;
+	const duckdb::Expression &bucket;
+	vtx::ColumnType input_type;
+	duckdb::LogicalType input_logical;
+	duckdb::ExpressionExecutor executor;
+};
+
+} // namespace vortex

@@ -1,0 +1,387 @@
+#include "expression_filter.hpp"
+
+#include "column_emit.hpp"
+#include "../type_mapping.hpp"
+#include "duckdb/planner/expression/bound_cast_expression.hpp"
+#include "duckdb/planner/expression/bound_constant_expression.hpp"
+#include "duckdb/planner/expression/bound_function_expression.hpp"
+#include "duckdb/planner/expression/bound_operator_expression.hpp"
+#include "duckdb/planner/expression_iterator.hpp"
+
+namespace vortex {
+
+using namespace duckdb;
+
+ExpressionFilter::ExpressionFilter(const ExpressionFilter &o)
+    : expression(o.expression ? o.expression->Copy() : nullptr), columns(o.columns), display(o.display),
+      has_predicate(o.has_predicate), predicate(o.predicate) {
+}
+
+ExpressionFilter &ExpressionFilter::operator=(const ExpressionFilter &o) {
+	if (this != &o) {
+		*this = ExpressionFilter(o);
+	}
+	return *this;
+}
+
+bool ExpressionFilter::Equals(const ExpressionFilter &o) const {
+	return columns == o.columns && has_predicate == o.has_predicate && predicate == o.predicate &&
+	       expression->Equals(*o.expression);
+}
+
+bool SameFilters(const std::vector<ExpressionFilter> &a, const std::vector<ExpressionFilter> &b) {
+	if (a.size() != b.size()) {
+		return false;
+	}
+	for (size_t i = 0; i < a.size(); i++) {
+		if (!a[i].Equals(b[i])) {
+			return false;
+		}
+	}
+	return true;
+}
+
+void SerializeExpressionFilters(Serializer &s, field_id_t id, const std::vector<ExpressionFilter> &filters) {
+	s.WriteList(id, "expression_filters", filters.size(), [&](Serializer::List &list, idx_t i) {
+		list.WriteObject([&](Serializer &obj) {
+			auto &f = filters[i];
+			obj.WriteProperty(1, "expression", f.expression);
+			obj.WriteProperty<vector<idx_t>>(2, "columns", vector<idx_t>(f.columns.begin(), f.columns.end()));
+			obj.WriteProperty<string>(3, "display", f.display);
+			obj.WriteProperty<bool>(4, "has_predicate", f.has_predicate);
+			vtx::ByteWriter w;
+			f.predicate.Serialize(w);
+			obj.WriteProperty<vector<uint8_t>>(5, "predicate", vector<uint8_t>(w.data.begin(), w.data.end()));
+		});
+	});
+}
+
+std::vector<ExpressionFilter> DeserializeExpressionFilters(Deserializer &d, field_id_t id) {
+	std::vector<ExpressionFilter> out;
+	d.ReadList(id, "expression_filters", [&](Deserializer::List &list, idx_t) {
+		list.ReadObject([&](Deserializer &obj) {
+			ExpressionFilter f;
+			f.expression = obj.ReadProperty<unique_ptr<Expression>>(1, "expression");
+			auto columns = obj.ReadProperty<vector<idx_t>>(2, "columns");
+			f.columns.assign(columns.begin(), columns.end());
+			f.display = obj.ReadProperty<string>(3, "display");
+			f.has_predicate = obj.ReadProperty<bool>(4, "has_predicate");
+			auto bytes = obj.ReadProperty<vector<uint8_t>>(5, "predicate");
+			vtx::ByteReader r(bytes.data(), bytes.size(), "a serialized predicate");
+			f.predicate = vtx::compute::Predicate::Deserialize(r);
+			out.push_back(std::move(f));
+		});
+	});
+	return out;
+}
+
+std::string FiltersDisplay(const std::vector<ExpressionFilter> &filters) {
+	std::string text;
+	for (auto &f : filters) {
+		text += (text.empty() ? "" : "\n") + f.display;
+	}
+	return text;
+}
+
+// ---- which expressions may raise an error ---------------------------------------------------
+
+namespace {
+
+bool IntegerType(const LogicalType &t) {
+	switch (t.id()) {
+	case LogicalTypeId::TINYINT:
+	case LogicalTypeId::SMALLINT:
+	case LogicalTypeId::INTEGER:
+	case LogicalTypeId::BIGINT:
+	case LogicalTypeId::HUGEINT:
+	case LogicalTypeId::UTINYINT:
+	case LogicalTypeId::USMALLINT:
+	case LogicalTypeId::UINTEGER:
+	case LogicalTypeId::UBIGINT:
+	case LogicalTypeId::UHUGEINT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+//! Casts that no input can make fail: to the same type, integers to wider integers of the same
+//! signedness or to a wider signed one, any integer, DECIMAL or FLOAT to DOUBLE, numbers, dates
+//! and times to VARCHAR. (DuckDB's own
+//! CanThrow misses narrowing casts within one type id, e.g. DECIMAL(18,3) to DECIMAL(4,1).)
+bool SafeCast(const BoundCastExpression &cast) {
+	if (cast.try_cast) {
+		return true; // a failed TRY_CAST is NULL, not an error
+	}
+	auto &from = cast.child->return_type;
+	auto &to = cast.return_type;
+	if (from == to) {
+		return true;
+	}
+	if (to.id() == LogicalTypeId::DOUBLE) {
+		return IntegerType(from) || from.id() == LogicalTypeId::FLOAT || from.id() == LogicalTypeId::DECIMAL;
+	}
+	if (to.id() == LogicalTypeId::VARCHAR) {
+		// Every value of these has a text form.
+		switch (from.id()) {
+		case LogicalTypeId::BOOLEAN:
+		case LogicalTypeId::FLOAT:
+		case LogicalTypeId::DOUBLE:
+		case LogicalTypeId::DECIMAL:
+		case LogicalTypeId::DATE:
+		case LogicalTypeId::TIME:
+		case LogicalTypeId::TIMESTAMP:
+			return true;
+		default:
+			return IntegerType(from);
+		}
+	}
+	if (!IntegerType(from) || !IntegerType(to)) {
+		return false;
+	}
+	const auto fw = GetTypeIdSize(from.InternalType()), tw = GetTypeIdSize(to.InternalType());
+	const bool fs = from.IsSigned(), ts = to.IsSigned();
+	return fs == ts ? tw >= fw : (!fs && ts && tw > fw);
+}
+
+bool ConstantInteger(const Expression &e, hugeint_t &out) {
+	if (e.GetExpressionClass() != ExpressionClass::BOUND_CONSTANT) {
+		return false;
+	}
+	auto &v = e.Cast<BoundConstantExpression>().value;
+	if (v.IsNull() || !IntegerType(v.type())) {
+		return false;
+	}
+	out = v.DefaultCastAs(LogicalType::HUGEINT).GetValue<hugeint_t>();
+	return true;
+}
+
+//! Integer division and modulo raise errors only for a divisor of 0 or -1 (overflow).
+bool SafeByConstantDivisor(const BoundFunctionExpression &fn) {
+	auto &name = fn.function.name;
+	if ((name != "%" && name != "mod" && name != "//") || fn.children.size() != 2) {
+		return false;
+	}
+	hugeint_t divisor;
+	return ConstantInteger(*fn.children[1], divisor) && divisor != hugeint_t(0) && divisor != hugeint_t(-1);
+}
+
+//! substring raises an error for offsets and lengths beyond 32 bits, which DuckDB does not
+//! declare: only constant ones that are in range are safe.
+bool SubstringFunction(const BoundFunctionExpression &fn, bool &safe) {
+	auto &name = fn.function.name;
+	if (name != "substring" && name != "substr" && name != "substring_grapheme") {
+		return false;
+	}
+	safe = true;
+	for (idx_t i = 1; i < fn.children.size(); i++) {
+		hugeint_t v;
+		safe = safe && ConstantInteger(*fn.children[i], v) && v > hugeint_t(-(int64_t(1) << 31)) &&
+		       v < hugeint_t(int64_t(1) << 31);
+	}
+	return true;
+}
+
+bool ChildrenMayThrow(const Expression &e) {
+	bool any = false;
+	ExpressionIterator::EnumerateChildren(e, [&](const Expression &child) { any = any || MayThrow(child); });
+	return any;
+}
+
+} // namespace
+
+bool MayThrow(const Expression &e) {
+	switch (e.GetExpressionClass()) {
+	case ExpressionClass::BOUND_CONSTANT:
+	case ExpressionClass::BOUND_COLUMN_REF:
+	case ExpressionClass::BOUND_REF:
+		return false;
+	case ExpressionClass::BOUND_CAST: {
+		auto &cast = e.Cast<BoundCastExpression>();
+		return !SafeCast(cast) || MayThrow(*cast.child);
+	}
+	case ExpressionClass::BOUND_FUNCTION: {
+		auto &fn = e.Cast<BoundFunctionExpression>();
+		if (SafeByConstantDivisor(fn)) {
+			return MayThrow(*fn.children[0]);
+		}
+		bool safe;
+		if (SubstringFunction(fn, safe)) {
+			return !safe || MayThrow(*fn.children[0]);
+		}
+		return fn.function.errors == FunctionErrors::CAN_THROW_RUNTIME_ERROR || ChildrenMayThrow(e);
+	}
+	case ExpressionClass::BOUND_COMPARISON:
+	case ExpressionClass::BOUND_CONJUNCTION:
+	case ExpressionClass::BOUND_BETWEEN:
+	case ExpressionClass::BOUND_CASE:
+		return ChildrenMayThrow(e);
+	case ExpressionClass::BOUND_OPERATOR:
+		switch (e.GetExpressionType()) {
+		case ExpressionType::OPERATOR_NOT:
+		case ExpressionType::OPERATOR_IS_NULL:
+		case ExpressionType::OPERATOR_IS_NOT_NULL:
+		case ExpressionType::COMPARE_IN:
+		case ExpressionType::COMPARE_NOT_IN:
+		case ExpressionType::OPERATOR_COALESCE:
+			return ChildrenMayThrow(e);
+		default:
+			return true;
+		}
+	default:
+		return true; // not an expression the scan evaluates
+	}
+}
+
+// ---- evaluation -----------------------------------------------------------------------------
+
+ExpressionFilterEvaluator::ExpressionFilterEvaluator(ClientContext &context, const std::vector<ExpressionFilter> &filters)
+    : context(context), filters(filters) {
+	for (auto &f : filters) {
+		executors.push_back(make_uniq<ExpressionExecutor>(context, *f.expression));
+	}
+}
+
+idx_t ExpressionFilterEvaluator::Select(idx_t k, DataChunk &chunk, SelectionVector &sel) {
+	return executors[k]->SelectExpression(chunk, sel);
+}
+
+bool ZoneConstant(const vtx::ZoneStats &stats, const vtx::ColumnType &type, const LogicalType &logical, Value &out) {
+	if (stats.rows > 0 && stats.nulls == stats.rows) {
+		out = Value(logical);
+		return true;
+	}
+	if (type.IsFloat() || stats.nulls > 0 || !stats.has_minmax || !stats.minmax_exact || stats.min != stats.max) {
+		return false;
+	}
+	out = RawToValue(logical, stats.min);
+	return true;
+}
+
+vtx::compute::ZoneMatch ExpressionFilterEvaluator::Classify(idx_t k, const ZoneColumns &zone) {
+	using vtx::compute::ZoneMatch;
+	auto &f = filters[k];
+	auto &fields = *zone.fields;
+	if (f.has_predicate) {
+		auto column = f.columns[0];
+		auto match = vtx::compute::ClassifyZone(f.predicate, fields[column].type, zone.zone->chunks[column].stats);
+		if (match != ZoneMatch::SOME) {
+			return match;
+		}
+	}
+	std::vector<Value> values;
+	for (auto column : f.columns) {
+		Value v;
+		if (column < fields.size()) {
+			if (!ZoneConstant(zone.zone->chunks[column].stats, fields[column].type, (*zone.types)[column], v)) {
+				return ZoneMatch::SOME;
+			}
+		} else {
+			v = zone.file_constant(column);
+		}
+		values.push_back(std::move(v));
+	}
+	return HoldsOnConstants(k, values) ? ZoneMatch::ALL : ZoneMatch::NONE;
+}
+
+bool ExpressionFilterEvaluator::HoldsOnConstants(idx_t k, const std::vector<Value> &inputs) {
+	vector<LogicalType> types;
+	for (auto &v : inputs) {
+		types.push_back(v.type());
+	}
+	DataChunk chunk;
+	chunk.Initialize(Allocator::Get(context), types, 1);
+	for (idx_t i = 0; i < inputs.size(); i++) {
+		chunk.data[i].Reference(inputs[i]);
+	}
+	chunk.SetCardinality(1);
+	SelectionVector sel(1);
+	return Select(k, chunk, sel) == 1;
+}
+
+vtx::compute::ZoneMatch ExpressionFilterEvaluator::Evaluate(idx_t k, const std::vector<FilterInput> &inputs, uint64_t rows,
+                                                            vtx::compute::ZoneMask &mask) {
+	using vtx::compute::ZoneMatch;
+	// One dictionary-coded string column: the filter is decided once per entry (and once for NULL).
+	if (inputs.size() == 1 && inputs[0].decoded && !inputs[0].decoded->codes.empty()) {
+		auto &c = *inputs[0].decoded;
+		const idx_t d = c.dictionary.size();
+		truth_.assign(d + 1, 0);
+		for (idx_t start = 0; start <= d; start += STANDARD_VECTOR_SIZE) {
+			const idx_t n = MinValue<idx_t>(STANDARD_VECTOR_SIZE, d + 1 - start);
+			DataChunk chunk;
+			chunk.Initialize(Allocator::Get(context), {inputs[0].logical}, n);
+			auto &vec = chunk.data[0];
+			auto data = FlatVector::GetData<string_t>(vec);
+			for (idx_t i = 0; i < n; i++) {
+				const idx_t e = start + i;
+				if (e == d) {
+					FlatVector::SetNull(vec, i, true);
+				} else {
+					data[i] = StringVector::AddStringOrBlob(vec, c.dictionary[e].ptr, c.dictionary[e].len);
+				}
+			}
+			chunk.SetCardinality(n);
+			SelectionVector sel(n);
+			const idx_t count = Select(k, chunk, sel);
+			for (idx_t j = 0; j < count; j++) {
+				truth_[start + sel.get_index(j)] = 1;
+			}
+		}
+		// Entries no row uses only make the answer SOME where it could have been ALL or NONE.
+		const idx_t entries = c.all_valid ? d : d + 1;
+		idx_t held = 0;
+		for (idx_t e = 0; e < d; e++) {
+			held += truth_[e];
+		}
+		held += c.all_valid ? 0 : truth_[d];
+		if (held == entries) {
+			return ZoneMatch::ALL;
+		}
+		if (held == 0) {
+			return ZoneMatch::NONE;
+		}
+		mask.AndEntries(truth_.data(), c);
+		return ZoneMatch::SOME;
+	}
+	vector<LogicalType> types;
+	for (auto &in : inputs) {
+		types.push_back(in.logical);
+	}
+	rows_.assign(rows, 0);
+	idx_t held = 0;
+	DataChunk chunk;
+	chunk.Initialize(Allocator::Get(context), types);
+	SelectionVector sel(STANDARD_VECTOR_SIZE);
+	for (uint64_t offset = 0; offset < rows; offset += STANDARD_VECTOR_SIZE) {
+		const idx_t n = MinValue<idx_t>(STANDARD_VECTOR_SIZE, rows - offset);
+		chunk.Reset();
+		for (idx_t i = 0; i < inputs.size(); i++) {
+			auto &in = inputs[i];
+			if (in.decoded) {
+				// The chunk outlives this call (the caller holds it): no ownership is handed over.
+				std::shared_ptr<vtx::DecodedColumn> view(std::shared_ptr<vtx::DecodedColumn>(),
+				                                         const_cast<vtx::DecodedColumn *>(in.decoded));
+				EmitColumn(*in.decoded, view, offset, n, in.type, chunk.data[i]);
+			} else {
+				chunk.data[i].Reference(in.constant);
+			}
+		}
+		chunk.SetCardinality(n);
+		const idx_t count = Select(k, chunk, sel);
+		for (idx_t j = 0; j < count; j++) {
+			rows_[offset + sel.get_index(j)] = 1;
+		}
+		held += count;
+	}
+	if (held == rows) {
+		return ZoneMatch::ALL;
+	}
+	if (held == 0) {
+		return ZoneMatch::NONE;
+	}
+	mask.AndRows(rows_.data());
+	return ZoneMatch::SOME;
+}
+
+} // namespace vortex
