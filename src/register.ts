@@ -31,6 +31,8 @@ const SETTING_OF: Record<'enabled' | 'grouped' | 'order' | 'expressions' | Pushd
   avg: 'vortex_pushdown_avg',
   min: 'vortex_pushdown_min',
   max: 'vortex_pushdown_max',
+  distinct: 'vortex_pushdown_distinct',
+  approx_distinct: 'vortex_pushdown_approx_distinct',
 };
 
 /** All pushdown settings, as DuckDB knows them. */

@@ -12,10 +12,14 @@
 /** Aggregate names as DuckDB binds them. */
 export type AggregateName =
   | 'count_star' | 'count' | 'sum' | 'sum_no_overflow' | 'avg' | 'min' | 'max'
-  | 'fsum' | 'kahan_sum' | 'sumkahan' | 'favg';
+  | 'fsum' | 'kahan_sum' | 'sumkahan' | 'favg'
+  | 'count_distinct' | 'approx_count_distinct';
 
-/** The per-function switches, each a DuckDB setting `vortex_pushdown_<flag>`. */
-export type PushdownFlag = 'count' | 'sum' | 'avg' | 'min' | 'max';
+/**
+ * The per-function switches, each a DuckDB setting `vortex_pushdown_<flag>`: `distinct` is
+ * count(DISTINCT x), `approx_distinct` approx_count_distinct(x).
+ */
+export type PushdownFlag = 'count' | 'sum' | 'avg' | 'min' | 'max' | 'distinct' | 'approx_distinct';
 
 /**
  * Master switch, one switch per aggregate family, `grouped` (GROUP BY answered inside the
@@ -109,7 +113,7 @@ export interface PushdownRule {
   type: string;
   flag: PushdownFlag;
   /** Vortex kernel answering it. */
-  kernel: 'count_rows' | 'count' | 'sum' | 'mean' | 'min' | 'max';
+  kernel: 'count_rows' | 'count' | 'sum' | 'mean' | 'min' | 'max' | 'count_distinct' | 'approx_count_distinct';
   /** Kernel option: DuckDB counts and sums NaN like any value, so never skip them. */
   skipNans: false;
   /** Result over no values (empty or all-NULL): Vortex gives 0 (sum) or NaN (mean); DuckDB NULL. */
@@ -168,6 +172,10 @@ const SUMMABLE = ['BOOLEAN', ...INTEGER_TYPES, DECIMAL_NARROW];
 const AVERAGEABLE = [...INTEGER_TYPES, DECIMAL_NARROW];
 /** 128-bit integers: no sum in zone statistics, and DuckDB checks every addition for overflow. */
 const WIDE_SUMMABLE = ['HUGEINT', DECIMAL_WIDE];
+/** Types whose equal values have equal bytes: their distinct values are counted bytewise. */
+const DISTINCT_COUNTABLE = ['BOOLEAN', ...INTEGER_TYPES, ...WIDE_INTEGER_TYPES, DECIMAL_NARROW, DECIMAL_WIDE, ...STRING_TYPES, ...TEMPORAL_TYPES, 'UUID'];
+/** Flat types: their zones keep sketches of DuckDB's hash. */
+const SKETCHED = ['BOOLEAN', ...INTEGER_TYPES, ...WIDE_INTEGER_TYPES, DECIMAL_NARROW, DECIMAL_WIDE, ...FLOAT_TYPES, ...STRING_TYPES, ...TEMPORAL_TYPES, ...OTHER_TYPES];
 const ORDERED = ['BOOLEAN', ...INTEGER_TYPES, ...WIDE_INTEGER_TYPES, DECIMAL_NARROW, DECIMAL_WIDE, ...STRING_TYPES, ...TEMPORAL_TYPES];
 
 /**
@@ -226,6 +234,14 @@ export const pushdownRules: readonly PushdownRule[] = Object.freeze([
     flag: 'avg', kernel: 'mean', skipNans: false, onEmpty: 'null', onNonFinite: 'nan',
     why: "the exact sum divided by the count, rounded once; NaN if any NaN, any infinity, or a sum beyond the doubles, as DuckDB's Kahan average; all-NULL is NULL",
   }),
+  ...rules(['count_distinct'], DISTINCT_COUNTABLE, {
+    flag: 'distinct', kernel: 'count_distinct', skipNans: false, onEmpty: 'zero',
+    why: "the union of the zones' distinct values: those a zone keeps in its statistics (at most 32, checked against its rows once per version of the file before they are used), and the decoded values of zones that keep none (at most 8M rows of those, else DuckDB counts); bytewise, as DuckDB compares these types (a collation is not applied to count(DISTINCT), by DuckDB either); NULL never counted; all-NULL is 0",
+  }),
+  ...rules(['approx_count_distinct'], SKETCHED, {
+    flag: 'approx_distinct', kernel: 'approx_count_distinct', skipNans: false, onEmpty: 'zero',
+    why: "the zones' HyperLogLog registers of DuckDB's own hash merged by max — exactly the registers DuckDB would build from these rows, in any order — finished by DuckDB's own HyperLogLog::Count(): DuckDB's answer, not merely close. Only where the file's fingerprint of the hash equals the running DuckDB's, and each zone's registers agree with its rows (checked once per version of the file); not per group",
+  }),
   ...rules(['min'], ORDERED, {
     flag: 'min', kernel: 'min', skipNans: false, onEmpty: 'null',
     why: 'exact per-zone min (strings: binary order, decoded where the statistic was truncated); never floats',
@@ -264,7 +280,7 @@ export function typeKey(duckdbType: string): string {
 
 const FLAG_OF: Record<AggregateName, PushdownFlag> = {
   count_star: 'count', count: 'count', sum: 'sum', sum_no_overflow: 'sum', avg: 'avg', min: 'min', max: 'max',
-  fsum: 'sum', kahan_sum: 'sum', sumkahan: 'sum', favg: 'avg',
+  fsum: 'sum', kahan_sum: 'sum', sumkahan: 'sum', favg: 'avg', count_distinct: 'distinct', approx_count_distinct: 'approx_distinct',
 };
 
 /** Decides whether `fn(column of duckdbType)` may be answered by the reader under `flags`. */
@@ -291,6 +307,9 @@ export function decideGroupedPushdown(fn: string, duckdbType: string, flags: Pus
   if (flags.grouped === false) return { push: false, reason: 'vortex_pushdown_grouped is off', rule: d.rule };
   if (d.rule?.requires === 'sum-bound') {
     return { push: false, reason: `${fn} over 128-bit integers is not pushed per group: its no-overflow proof is made for the whole column`, rule: d.rule };
+  }
+  if (d.rule?.fn === 'approx_count_distinct') {
+    return { push: false, reason: 'approx_count_distinct is not pushed per group: zone sketches are merged for the whole column', rule: d.rule };
   }
   return d;
 }

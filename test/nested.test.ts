@@ -43,8 +43,8 @@ describe('test_all_types() nested and ENUM columns', () => {
 
   it('marks files with nested columns as format version 3, and keeps older versions for the rest', async () => {
     const { conn } = await openDb();
-    await conn.run(`COPY (SELECT 1 AS x) TO ${sqlString(`${dir}/flat.vtx`)} (FORMAT vortex)`);
-    await conn.run(`COPY (SELECT [1] AS x) TO ${sqlString(`${dir}/list.vtx`)} (FORMAT vortex)`);
+    await conn.run(`COPY (SELECT 1 AS x) TO ${sqlString(`${dir}/flat.vtx`)} (FORMAT vortex, SKETCHES false)`);
+    await conn.run(`COPY (SELECT [1] AS x) TO ${sqlString(`${dir}/list.vtx`)} (FORMAT vortex, SKETCHES false)`);
     const version = async (f: string) => scalar(conn, `SELECT DISTINCT format_version FROM vortex_metadata(${sqlString(`${dir}/${f}`)})`);
     expect(await version('flat.vtx')).toBe(1);
     expect(await version('list.vtx')).toBe(3);

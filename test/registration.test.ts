@@ -21,8 +21,8 @@ describe('registerVortex', () => {
     expect(fns.map((r) => r[0])).toEqual(['vortex_buffer_info', 'vortex_cache_info', 'vortex_kernel', 'vortex_metadata', 'vortex_scan', 'vortex_scan_aggregate', 'vortex_scan_grouped']);
     const settings = await rows(conn, "SELECT name, value FROM duckdb_settings() WHERE name LIKE 'vortex_pushdown%' ORDER BY name");
     expect(settings).toEqual([
-      ['vortex_pushdown', 'true'], ['vortex_pushdown_avg', 'true'], ['vortex_pushdown_count', 'true'],
-      ['vortex_pushdown_expressions', 'true'],
+      ['vortex_pushdown', 'true'], ['vortex_pushdown_approx_distinct', 'true'], ['vortex_pushdown_avg', 'true'],
+      ['vortex_pushdown_count', 'true'], ['vortex_pushdown_distinct', 'true'], ['vortex_pushdown_expressions', 'true'],
       ['vortex_pushdown_grouped', 'true'], ['vortex_pushdown_max', 'true'], ['vortex_pushdown_min', 'true'],
       ['vortex_pushdown_order', 'true'], ['vortex_pushdown_sum', 'true'],
     ]);

@@ -54,9 +54,13 @@ int CompareValues(const ColumnType &type, const std::string &a, const std::strin
 	return 0;
 }
 
-bool AggregateState::StatsSuffice(const ZoneStats &s, bool needs_minmax, bool needs_sum) {
+bool AggregateState::StatsSuffice(const ZoneStats &s, bool needs_minmax, bool needs_sum, bool needs_sketch,
+                                  bool needs_distinct) {
 	if (needs_sum && s.NonNull() > 0 && !s.has_int_sum && !s.has_exact_sum) {
 		return false; // 128-bit integers keep no sum, and rounded float sums are not answers
+	}
+	if ((needs_sketch && s.NonNull() > 0 && !s.has_sketch) || (needs_distinct && s.NonNull() > 0 && !s.has_distinct)) {
+		return false;
 	}
 	if (!needs_minmax || s.NonNull() == s.nans) {
 		return true; // nothing but NULL/NaN: no min/max to find
@@ -79,6 +83,16 @@ void AggregateState::AddStats(const ZoneStats &s) {
 	} else if (s.has_float_sum && needs_sum && s.NonNull() > s.nans + s.pos_inf + s.neg_inf) {
 		float_sum_unknown = true;
 	}
+	if (needs_sketch && s.has_sketch) {
+		for (size_t i = 0; i < sketch.size(); i++) {
+			sketch[i] = std::max(sketch[i], s.sketch[i]);
+		}
+	}
+	if (needs_distinct && s.has_distinct) {
+		for (auto &v : s.distinct) {
+			distinct.Insert(v);
+		}
+	}
 	if (s.has_minmax && s.minmax_exact) {
 		if (!has_minmax) {
 			min = s.min;
@@ -99,6 +113,10 @@ void AggregateState::Merge(const AggregateState &o) {
 	sum_overflow |= o.sum_overflow;
 	float_sum_unknown |= o.float_sum_unknown;
 	float_sum.Add(o.float_sum);
+	for (size_t i = 0; i < sketch.size(); i++) {
+		sketch[i] = std::max(sketch[i], o.sketch[i]);
+	}
+	distinct.Merge(o.distinct);
 	ZoneStats s; // the rest, as statistics of the other state's rows
 	s.rows = o.rows;
 	s.nulls = o.rows - o.non_null;
@@ -240,6 +258,15 @@ void AggregateState::AddDecodedRange(const DecodedColumn &chunk, uint64_t begin,
 
 void AggregateState::AddRows(const DecodedColumn &chunk, const uint8_t *selected, uint64_t begin, uint64_t end) {
 	const uint64_t n = end > begin ? end - begin : 0;
+	if (needs_distinct) {
+		distinct.InsertDecoded(chunk, selected, begin, end);
+	}
+	if (needs_sketch && !chunk.all_null) {
+		if (!sketch_rows) {
+			throw std::logic_error("a sketch is needed of decoded rows, and nothing hashes them");
+		}
+		sketch_rows(chunk, selected, begin, end, sketch);
+	}
 	if (chunk.all_null) {
 		// Nothing but NULL: there is no payload to read.
 		ZoneStats s;

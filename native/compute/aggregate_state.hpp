@@ -3,7 +3,10 @@
 #pragma once
 #include "../format/column.hpp"
 #include "../format/stats.hpp"
+#include "distinct_set.hpp"
 
+#include <array>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,13 +31,28 @@ struct AggregateState {
 	//! What decoded rows must contribute beyond counts (the rest is left out, for speed).
 	bool needs_minmax = true;
 	bool needs_sum = true;
+	//! approx_count_distinct: the zones' sketch registers merged (max), and decoded rows hashed by
+	//! `sketch_rows`, which the query engine's layer provides (the hash is the engine's).
+	bool needs_sketch = false;
+	std::array<uint8_t, kSketchRegisters> sketch {};
+	using RowSketcher = std::function<void(const DecodedColumn &chunk, const uint8_t *selected, uint64_t begin,
+	                                       uint64_t end, std::array<uint8_t, kSketchRegisters> &sketch)>;
+	RowSketcher sketch_rows;
+	//! count(DISTINCT x): the distinct values of the zones' statistics and of decoded rows.
+	bool needs_distinct = false;
+	DistinctSet distinct;
 
-	explicit AggregateState(ColumnType type) : type(type) {
+	explicit AggregateState(ColumnType type) : type(type), distinct(type) {
 	}
 
-	//! Whether a zone's statistics answer `needs_minmax` (and `needs_sum`) exactly, else decode
-	//! the chunk. 128-bit integers keep no sum in their statistics.
-	static bool StatsSuffice(const ZoneStats &s, bool needs_minmax, bool needs_sum = false);
+	//! Whether a zone's statistics answer what is needed exactly, else decode the chunk.
+	//! 128-bit integers keep no sum in their statistics; zones with many distinct values no set.
+	static bool StatsSuffice(const ZoneStats &s, bool needs_minmax, bool needs_sum = false, bool needs_sketch = false,
+	                         bool needs_distinct = false);
+	//! The same for what this state needs.
+	bool Suffices(const ZoneStats &s) const {
+		return StatsSuffice(s, needs_minmax, needs_sum, needs_sketch, needs_distinct);
+	}
 	void AddStats(const ZoneStats &s);
 	//! Adds another state of the same type (partial aggregates of disjoint rows).
 	void Merge(const AggregateState &o);

@@ -422,11 +422,14 @@ struct GroupedAggregation::Scratch {
 };
 
 GroupedAggregation::GroupedAggregation(std::vector<ColumnType> key_types_p, std::vector<ColumnType> value_types_p,
-                                       std::vector<bool> needs_minmax_p, std::vector<bool> needs_sum_p)
+                                       std::vector<bool> needs_minmax_p, std::vector<bool> needs_sum_p,
+                                       std::vector<bool> needs_distinct_p)
     : key_types(std::move(key_types_p)), value_types(std::move(value_types_p)),
-      needs_minmax(std::move(needs_minmax_p)), needs_sum(std::move(needs_sum_p)) {
+      needs_minmax(std::move(needs_minmax_p)), needs_sum(std::move(needs_sum_p)),
+      needs_distinct(std::move(needs_distinct_p)) {
 	needs_minmax.resize(value_types.size(), true);
 	needs_sum.resize(value_types.size(), true);
+	needs_distinct.resize(value_types.size(), false);
 }
 
 bool GroupedAggregation::ConstantKey(const ColumnType &type, const ZoneStats &stats, bool &is_null, std::string &key) {
@@ -505,6 +508,7 @@ AggregateState GroupedAggregation::NewState(size_t v) const {
 	AggregateState s(value_types[v]);
 	s.needs_minmax = needs_minmax[v];
 	s.needs_sum = needs_sum[v];
+	s.needs_distinct = needs_distinct[v];
 	return s;
 }
 
@@ -680,7 +684,9 @@ void GroupedAggregation::AddDecoded(const std::vector<const DecodedColumn *> &ke
 	for (size_t v = 0; v < values.size(); v++) {
 		auto &col = *values[v];
 		auto &type = value_types[v];
+		// Distinct values are gathered per group (the accumulator paths keep only counts and sums).
 		s.paths[v] = col.all_null              ? ValuePath::ALL_NULL
+		             : needs_distinct[v]      ? ValuePath::GATHER
 		             : type.HasIntegerSum()   ? ValuePath::INTEGER
 		             : type.IsFloat() && !needs_minmax[v] ? ValuePath::FLOAT
 		                                                 : ValuePath::GATHER;
@@ -902,6 +908,9 @@ void GroupedAggregation::FinishValues(size_t v, const DecodedColumn &col, const 
 			}
 		}
 		state.AddStats(ComputeStats(in, false));
+		if (state.needs_distinct) {
+			state.distinct.InsertAll(in);
+		}
 	});
 }
 

@@ -26,7 +26,8 @@ public:
 	//! `needs_minmax` / `needs_sum`, per value column (empty: everything), say what decoded rows
 	//! must contribute beyond counts.
 	GroupedAggregation(std::vector<ColumnType> key_types, std::vector<ColumnType> value_types,
-	                   std::vector<bool> needs_minmax = {}, std::vector<bool> needs_sum = {});
+	                   std::vector<bool> needs_minmax = {}, std::vector<bool> needs_sum = {},
+	                   std::vector<bool> needs_distinct = {});
 
 	//! The zone's single key value when its statistics prove every row has it: min = max
 	//! (exact) and no NULL, or every row NULL. False otherwise.
@@ -68,7 +69,7 @@ private:
 
 	std::vector<ColumnType> key_types;
 	std::vector<ColumnType> value_types;
-	std::vector<bool> needs_minmax, needs_sum;
+	std::vector<bool> needs_minmax, needs_sum, needs_distinct;
 	std::unordered_map<std::string, size_t> index;
 	std::vector<GroupState> groups;
 	size_t last_zone_group = ~size_t(0); //! AddZone's last group

@@ -4,8 +4,9 @@ namespace vortex {
 
 using namespace duckdb;
 
-const char *const kPushdownSettings[6] = {"vortex_pushdown",     "vortex_pushdown_count", "vortex_pushdown_sum",
-                                          "vortex_pushdown_avg", "vortex_pushdown_min",   "vortex_pushdown_max"};
+const char *const kPushdownSettings[8] = {"vortex_pushdown",     "vortex_pushdown_count",    "vortex_pushdown_sum",
+                                          "vortex_pushdown_avg", "vortex_pushdown_min",      "vortex_pushdown_max",
+                                          "vortex_pushdown_distinct", "vortex_pushdown_approx_distinct"};
 
 const char *const kGroupedPushdownSetting = "vortex_pushdown_grouped";
 const char *const kOrderPushdownSetting = "vortex_pushdown_order";
@@ -57,7 +58,7 @@ void RegisterSettings(DBConfig &config) {
 	                          LogicalType::VARCHAR, Value(kDefaultMetadataCacheSize), CheckCacheSize);
 	config.AddExtensionOption(kPushdownSettings[0], "Answer ungrouped aggregates over vortex_scan from zone statistics",
 	                          LogicalType::BOOLEAN, Value::BOOLEAN(true));
-	for (int i = 1; i < 6; i++) {
+	for (int i = 1; i < 8; i++) {
 		std::string fn = kPushdownSettings[i] + std::string("vortex_pushdown_").size();
 		config.AddExtensionOption(kPushdownSettings[i], "Allow pushing " + fn + " into vortex_scan",
 		                          LogicalType::BOOLEAN, Value::BOOLEAN(true));

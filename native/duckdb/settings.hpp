@@ -3,8 +3,9 @@
 
 namespace vortex {
 
-//! BOOLEAN settings, default true: the master switch and one per aggregate family.
-extern const char *const kPushdownSettings[6];
+//! BOOLEAN settings, default true: the master switch and one per aggregate family (count, sum,
+//! avg, min, max, count(DISTINCT), approx_count_distinct).
+extern const char *const kPushdownSettings[8];
 //! BOOLEAN, default true: GROUP BY aggregates may be answered inside the reader.
 extern const char *const kGroupedPushdownSetting;
 extern const char *const kOrderPushdownSetting; //! ORDER BY on a pushed GROUP BY's keys (grouped_order.hpp)

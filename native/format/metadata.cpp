@@ -214,6 +214,12 @@ std::vector<uint8_t> FileMetadata::Serialize() const {
 		}
 	}
 	w.Str(created_by);
+	if (version >= kExactFloatSumVersion) {
+		w.Var(hash_fingerprints.size());
+		for (auto f : hash_fingerprints) {
+			w.U64(f);
+		}
+	}
 	return std::move(w.data);
 }
 
@@ -271,6 +277,16 @@ FileMetadata FileMetadata::Deserialize(const uint8_t *p, size_t n, uint64_t file
 	m.created_by = r.Str();
 	if (!ValidUtf8(reinterpret_cast<const uint8_t *>(m.created_by.data()), m.created_by.size())) {
 		throw FormatError("created_by is not valid UTF-8");
+	}
+	if (m.version >= kExactFloatSumVersion) {
+		m.hash_fingerprints.resize(r.Count(8));
+		if (!m.hash_fingerprints.empty() && m.hash_fingerprints.size() != nfields) {
+			throw FormatError("footer has hash fingerprints for " + std::to_string(m.hash_fingerprints.size()) +
+			                  " of " + std::to_string(nfields) + " columns");
+		}
+		for (auto &f : m.hash_fingerprints) {
+			f = r.U64();
+		}
 	}
 	if (!r.AtEnd()) {
 		throw FormatError("footer has unexpected trailing bytes");

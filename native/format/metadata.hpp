@@ -49,6 +49,10 @@ struct FileMetadata {
 	std::vector<Field> fields;
 	std::vector<ZoneMeta> zones;
 	std::string created_by;
+	//! Version 4: per field, a fingerprint of the hash the zone sketches were made with (the
+	//! query engine's, which may change between its releases); 0 where a field has no sketches.
+	//! Empty when no field has any.
+	std::vector<uint64_t> hash_fingerprints;
 	uint64_t total_rows = 0; //! derived on read
 	uint64_t footer_size = 0;
 	uint64_t file_size = 0;

@@ -4,13 +4,25 @@
 #include "metadata.hpp"
 #include "utf8.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
 namespace vtx {
 
 namespace {
-enum : uint8_t { HAS_MINMAX = 1, MINMAX_EXACT = 2, HAS_INT_SUM = 4, HAS_FLOAT_SUM = 8, HAS_EXACT_SUM = 16 };
+enum : uint8_t {
+	HAS_MINMAX = 1,
+	MINMAX_EXACT = 2,
+	HAS_INT_SUM = 4,
+	HAS_FLOAT_SUM = 8,
+	HAS_EXACT_SUM = 16,
+	HAS_SKETCH = 32,
+	HAS_DISTINCT = 64
+};
+
+//! The largest register a HyperLogLog of 2^6 registers over 64-bit hashes can hold (58 + 1).
+constexpr uint8_t kMaxRegister = 59;
 
 template <class T>
 T Load(const std::string &raw) {
@@ -92,6 +104,46 @@ void CheckStringStats(const ZoneStats &s, const ColumnType &type) {
 	}
 }
 
+//! A zone's distinct values: ascending, of the type's width, as many as the statistics allow,
+//! and (where the bounds are exact) starting at the min and ending at the max.
+void CheckDistinct(const ZoneStats &s, const ColumnType &type) {
+	if (!DistinctType(type)) {
+		throw FormatError("zone statistics keep distinct values for a type that has none");
+	}
+	auto &d = s.distinct;
+	size_t bytes = 0;
+	for (size_t i = 0; i < d.size(); i++) {
+		bytes += d[i].size();
+		if (!type.IsString() && d[i].size() != type.ByteWidth()) {
+			throw FormatError("zone statistics have distinct values of the wrong width");
+		}
+		if (i > 0 && CompareRawBytes(d[i - 1], d[i]) >= 0) {
+			throw FormatError("zone statistics have distinct values out of order");
+		}
+	}
+	if (d.empty() != (s.NonNull() == 0) || d.size() > s.NonNull() || d.size() > kMaxDistinctValues ||
+	    bytes > kMaxDistinctBytes) {
+		throw FormatError("zone statistics have a distinct count their rows cannot have");
+	}
+	// Strings sort bytewise, as their bounds do; fixed-width values sort by their bytes, not their
+	// values, but hold both bounds all the same.
+	const auto less = [](const std::string &a, const std::string &b) { return CompareRawBytes(a, b) < 0; };
+	if (s.has_minmax && s.minmax_exact && !d.empty() &&
+	    (type.IsString() ? d.front() != s.min || d.back() != s.max
+	                     : !std::binary_search(d.begin(), d.end(), s.min, less) ||
+	                           !std::binary_search(d.begin(), d.end(), s.max, less))) {
+		throw FormatError("zone statistics have distinct values that disagree with their min and max");
+	}
+	for (auto &v : d) {
+		if (!type.IsString() && !InDomain(type, v)) {
+			throw FormatError("zone statistics of a " + type.ToString() + " column hold a value outside its domain");
+		}
+		if (type.id == TypeId::VARCHAR && !ValidUtf8(reinterpret_cast<const uint8_t *>(v.data()), v.size())) {
+			throw FormatError("zone statistics of a VARCHAR column are not valid UTF-8");
+		}
+	}
+}
+
 void CheckConsistent(const ZoneStats &s, const ColumnType &type) {
 	// A chunk with a non-null, non-NaN value of an ordered type has a min/max, and only then.
 	const bool has_values = s.NonNull() > s.nans;
@@ -126,7 +178,19 @@ void CheckConsistent(const ZoneStats &s, const ColumnType &type) {
 		return;
 	}
 }
+
 } // namespace
+
+int CompareRawBytes(const std::string &a, const std::string &b) {
+	auto n = std::min(a.size(), b.size());
+	int c = n ? std::memcmp(a.data(), b.data(), n) : 0;
+	return c != 0 ? c : a.size() < b.size() ? -1 : a.size() > b.size() ? 1 : 0;
+}
+
+bool DistinctType(const ColumnType &type) {
+	const auto kind = type.Kind();
+	return !type.NeedsVersion3() && (kind == PhysicalKind::SIGNED || kind == PhysicalKind::UNSIGNED || kind == PhysicalKind::STRING);
+}
 
 void ZoneStats::Serialize(ByteWriter &w) const {
 	w.Var(rows);
@@ -136,7 +200,8 @@ void ZoneStats::Serialize(ByteWriter &w) const {
 	w.Var(neg_inf);
 	uint8_t flags = (has_minmax ? HAS_MINMAX : 0) | (minmax_exact ? MINMAX_EXACT : 0) |
 	                (has_int_sum ? HAS_INT_SUM : 0) | (has_float_sum ? HAS_FLOAT_SUM : 0) |
-	                (has_exact_sum ? HAS_EXACT_SUM : 0);
+	                (has_exact_sum ? HAS_EXACT_SUM : 0) | (has_sketch ? HAS_SKETCH : 0) |
+	                (has_distinct ? HAS_DISTINCT : 0);
 	w.U8(flags);
 	if (has_minmax) {
 		w.Str(min);
@@ -150,6 +215,15 @@ void ZoneStats::Serialize(ByteWriter &w) const {
 	}
 	if (has_exact_sum) {
 		exact_sum.Serialize(w);
+	}
+	if (has_sketch) {
+		w.Bytes(sketch.data(), sketch.size());
+	}
+	if (has_distinct) {
+		w.Var(distinct.size());
+		for (auto &v : distinct) {
+			w.Str(v);
+		}
 	}
 }
 
@@ -171,8 +245,11 @@ ZoneStats ZoneStats::Deserialize(ByteReader &r, const ColumnType &type, uint32_t
 		throw FormatError("zone statistics count NaN or infinity for a non-float column");
 	}
 	auto flags = r.U8();
-	if (flags & ~uint8_t(HAS_MINMAX | MINMAX_EXACT | HAS_INT_SUM | HAS_FLOAT_SUM | HAS_EXACT_SUM)) {
+	if (flags & ~uint8_t(HAS_MINMAX | MINMAX_EXACT | HAS_INT_SUM | HAS_FLOAT_SUM | HAS_EXACT_SUM | HAS_SKETCH | HAS_DISTINCT)) {
 		throw FormatError("zone statistics have unknown flags");
+	}
+	if ((flags & (HAS_SKETCH | HAS_DISTINCT)) && version < kExactFloatSumVersion) {
+		throw FormatError("zone statistics of a version " + std::to_string(version) + " file have sketches or distinct values");
 	}
 	// Each version has one form of float sum: rounded before version 4, exact from then on.
 	if ((flags & HAS_FLOAT_SUM) && version >= kExactFloatSumVersion) {
@@ -186,6 +263,8 @@ ZoneStats ZoneStats::Deserialize(ByteReader &r, const ColumnType &type, uint32_t
 	s.has_int_sum = flags & HAS_INT_SUM;
 	s.has_float_sum = flags & HAS_FLOAT_SUM;
 	s.has_exact_sum = flags & HAS_EXACT_SUM;
+	s.has_sketch = flags & HAS_SKETCH;
+	s.has_distinct = flags & HAS_DISTINCT;
 	if (s.has_minmax) {
 		if (!type.Ordered()) {
 			throw FormatError("zone statistics have min/max for an unordered type");
@@ -218,6 +297,24 @@ ZoneStats ZoneStats::Deserialize(ByteReader &r, const ColumnType &type, uint32_t
 			throw FormatError("zone statistics have a float sum for a non-float column");
 		}
 		s.exact_sum = ExactSum::Deserialize(r);
+	}
+	if (s.has_sketch) {
+		if (type.NeedsVersion3()) {
+			throw FormatError("zone statistics have a sketch for a nested column");
+		}
+		std::memcpy(s.sketch.data(), r.Take(s.sketch.size()), s.sketch.size());
+		for (auto reg : s.sketch) {
+			if (reg > kMaxRegister) {
+				throw FormatError("zone statistics have a sketch register out of range");
+			}
+		}
+	}
+	if (s.has_distinct) {
+		s.distinct.resize(r.Count(1));
+		for (auto &v : s.distinct) {
+			v = r.Str();
+		}
+		CheckDistinct(s, type);
 	}
 	CheckConsistent(s, type);
 	return s;

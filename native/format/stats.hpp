@@ -5,16 +5,30 @@
 #include "exact_sum.hpp"
 #include "types.hpp"
 
+#include <array>
 #include <string>
+#include <vector>
 
 namespace vtx {
 
 //! Longer string min/max are truncated and flagged inexact: never used for answers or pruning.
 constexpr size_t kMaxStatString = 64;
 
+//! Distinct values a zone keeps in its statistics at most (and their bytes at most).
+constexpr size_t kMaxDistinctValues = 32;
+constexpr size_t kMaxDistinctBytes = 1024;
+//! HyperLogLog registers of a zone's sketch (DuckDB's approx_count_distinct: 2^6).
+constexpr size_t kSketchRegisters = 64;
+
 //! The most rows one zone may hold: what the writer accepts (ROW_GROUP_SIZE <= 2^30), and the
 //! bound that keeps every size a reader derives from a row count far from overflowing.
 constexpr uint64_t kMaxZoneRows = uint64_t(1) << 30;
+
+//! Types whose zones keep distinct values: those whose equal values have equal bytes (integers,
+//! decimals, temporal types, UUID, strings), flat.
+bool DistinctType(const ColumnType &type);
+//! Orders raw bytes: unsigned bytes, then length (the order of ZoneStats::distinct).
+int CompareRawBytes(const std::string &a, const std::string &b);
 
 struct ZoneStats {
 	uint64_t rows = 0;
@@ -36,6 +50,14 @@ struct ZoneStats {
 	//! never used for answers: it depends on the zone's size and order (exact_sum does not).
 	bool has_float_sum = false;
 	double finite_sum = 0;
+	//! Version 4, flat columns: HyperLogLog registers of the query engine's hash of each non-NULL
+	//! value (written by the DuckDB layer, which knows the hash; see the footer's fingerprints).
+	bool has_sketch = false;
+	std::array<uint8_t, kSketchRegisters> sketch {};
+	//! Version 4: the zone's distinct non-NULL values, raw, bytewise ascending, where there are
+	//! few (kMaxDistinctValues, kMaxDistinctBytes) and the type compares raw bytes for equality.
+	bool has_distinct = false;
+	std::vector<std::string> distinct;
 
 	uint64_t NonNull() const {
 		return rows - nulls;

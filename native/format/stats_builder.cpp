@@ -2,7 +2,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
+#include <string>
 
 namespace vtx {
 
@@ -116,9 +118,66 @@ void StringStats(const ColumnInput &in, ZoneStats &s, bool truncate) {
 	s.max.assign(hi->ptr, std::min<size_t>(hi->len, limit));
 }
 
+inline uint64_t HashBytes(const char *p, size_t n) {
+	uint64_t h = 0xcbf29ce484222325ULL ^ n;
+	for (size_t i = 0; i < n; i++) {
+		h = (h ^ static_cast<uint8_t>(p[i])) * 0x100000001b3ULL;
+	}
+	return h ^ (h >> 29);
+}
+
+//! The distinct non-NULL values of a chunk, bytewise ascending, when there are at most
+//! kMaxDistinctValues of them in at most kMaxDistinctBytes; false (early) otherwise. Runs of
+//! equal values (clustered columns) cost one comparison a row.
+bool DistinctValues(const ColumnInput &in, std::vector<std::string> &out) {
+	constexpr size_t kSlots = 128; // open addressing, at most a quarter full
+	std::vector<int> slot(kSlots, -1);
+	std::vector<uint64_t> hashes;
+	size_t bytes = 0;
+	out.clear();
+	int last = -1; //! the previous valid row's value, by index (`out` grows)
+	for (uint64_t i = 0; i < in.count; i++) {
+		if (!in.IsValid(i)) {
+			continue;
+		}
+		const char *p;
+		size_t n;
+		if (in.type.IsString()) {
+			p = in.strings[i].ptr;
+			n = in.strings[i].len;
+		} else {
+			p = reinterpret_cast<const char *>(in.fixed + i * in.type.ByteWidth());
+			n = in.type.ByteWidth();
+		}
+		if (last >= 0 && out[last].size() == n && (n == 0 || std::memcmp(out[last].data(), p, n) == 0)) {
+			continue;
+		}
+		const uint64_t h = HashBytes(p, n);
+		size_t k = h & (kSlots - 1);
+		for (; slot[k] >= 0; k = (k + 1) & (kSlots - 1)) {
+			auto &v = out[slot[k]];
+			if (hashes[slot[k]] == h && v.size() == n && (n == 0 || std::memcmp(v.data(), p, n) == 0)) {
+				break;
+			}
+		}
+		if (slot[k] < 0) {
+			if (out.size() == kMaxDistinctValues || bytes + n > kMaxDistinctBytes) {
+				return false;
+			}
+			slot[k] = static_cast<int>(out.size());
+			out.emplace_back(p, n);
+			hashes.push_back(h);
+			bytes += n;
+		}
+		last = slot[k];
+	}
+	std::sort(out.begin(), out.end(), [](const std::string &a, const std::string &b) { return CompareRawBytes(a, b) < 0; });
+	return true;
+}
+
 } // namespace
 
-ZoneStats ComputeStats(const ColumnInput &in, bool truncate_strings) {
+ZoneStats ComputeStats(const ColumnInput &in, bool truncate_strings, bool distinct) {
 	ZoneStats s;
 	s.rows = in.count;
 	if (in.valid) {
@@ -159,6 +218,12 @@ ZoneStats ComputeStats(const ColumnInput &in, bool truncate_strings) {
 		break;
 	case PhysicalKind::OPAQUE:
 		break;
+	}
+	if (distinct && DistinctType(in.type) && s.NonNull() > 0) {
+		s.has_distinct = DistinctValues(in, s.distinct);
+		if (!s.has_distinct) {
+			s.distinct.clear();
+		}
 	}
 	return s;
 }

@@ -6,6 +6,7 @@ namespace vtx {
 
 //! Computes the exact zone statistics of a chunk about to be written.
 //! With `truncate_strings`, string min/max longer than kMaxStatString are cut and flagged inexact.
-ZoneStats ComputeStats(const ColumnInput &in, bool truncate_strings = true);
+//! With `distinct`, the distinct values where there are few (ZoneStats::distinct).
+ZoneStats ComputeStats(const ColumnInput &in, bool truncate_strings = true, bool distinct = false);
 
 } // namespace vtx

@@ -72,7 +72,7 @@ void EncodeChunkInto(const ColumnInput &in_p, const WriterOptions &options, Enco
 	}
 	auto &in = *src;
 	{
-		out.stats = ComputeStats(in);
+		out.stats = ComputeStats(in, true, options.distinct_values);
 		if (in_p.type.NeedsVersion3()) {
 			// Only counts describe a nested or ENUM node: its stream's values are not its values.
 			auto rows = out.stats.rows, nulls = out.stats.nulls;
@@ -117,6 +117,9 @@ void AppendChunk(EncodedChunk &chunk, OutputSink &sink, uint64_t &position, uint
 	}
 	c.crc = chunk.crc;
 	c.stats = std::move(chunk.stats);
+	if (c.stats.has_sketch || c.stats.has_distinct) {
+		version = std::max<uint32_t>(version, kExactFloatSumVersion); // version 4 keeps them
+	}
 	sink.Write(chunk.bytes.data(), chunk.bytes.size());
 	position += chunk.bytes.size();
 	c.children.resize(chunk.children.size());
@@ -154,6 +157,17 @@ FileWriter::FileWriter(std::vector<Field> fields, OutputSink &sink, std::string 
 	}
 	sink.Write(reinterpret_cast<const uint8_t *>(kMagic), sizeof(kMagic));
 	position = sizeof(kMagic);
+}
+
+void FileWriter::SetHashFingerprints(std::vector<uint64_t> fingerprints) {
+	if (!fingerprints.empty() && fingerprints.size() != meta.fields.size()) {
+		throw FormatError("hash fingerprints for " + std::to_string(fingerprints.size()) + " of " +
+		                  std::to_string(meta.fields.size()) + " columns");
+	}
+	meta.hash_fingerprints = std::move(fingerprints);
+	if (!meta.hash_fingerprints.empty()) {
+		meta.version = std::max<uint32_t>(meta.version, kExactFloatSumVersion); // sketches: version 4
+	}
 }
 
 void FileWriter::AppendZone(EncodedZone &&zone) {

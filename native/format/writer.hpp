@@ -19,6 +19,8 @@ struct WriterOptions {
 	uint64_t zone_rows = 122880;
 	Codec codec = Codec::ZSTD;
 	int level = 1;
+	//! Zones keep their distinct values where few (ZoneStats::distinct; format version 4).
+	bool distinct_values = true;
 };
 
 struct EncodedChunk {
@@ -42,6 +44,8 @@ class FileWriter {
 public:
 	FileWriter(std::vector<Field> fields, OutputSink &sink, std::string created_by);
 
+	//! Per field, the fingerprint of the hash its zone sketches are made with (FileMetadata).
+	void SetHashFingerprints(std::vector<uint64_t> fingerprints);
 	void AppendZone(EncodedZone &&zone);
 	//! Writes footer and trailer; returns the bytes written in total.
 	uint64_t Finish();

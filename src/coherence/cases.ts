@@ -9,9 +9,9 @@
 import type { SeedRow, SeedValue } from './seed';
 
 /** The aggregate as the rules name it (`count_star` is `count(*)`). */
-export type CaseFn = 'count_star' | 'count' | 'sum' | 'avg' | 'min' | 'max';
-/** The Vortex kernel answering it with Vortex's own semantics (vortex_kernel). */
-export type KernelName = 'count_rows' | 'count' | 'sum' | 'mean' | 'min' | 'max';
+export type CaseFn = 'count_star' | 'count' | 'sum' | 'avg' | 'min' | 'max' | 'count_distinct' | 'approx_count_distinct';
+/** The Vortex kernel answering it with Vortex's own semantics (vortex_kernel); none for distinct counts. */
+export type KernelName = 'count_rows' | 'count' | 'sum' | 'mean' | 'min' | 'max' | 'none';
 
 /** What the seed documents for a row; not measured here. */
 export interface Documented {
@@ -69,6 +69,7 @@ export interface CoherenceCase {
 
 const KERNEL_OF: Record<CaseFn, KernelName> = {
   count_star: 'count_rows', count: 'count', sum: 'sum', avg: 'mean', min: 'min', max: 'max',
+  count_distinct: 'none', approx_count_distinct: 'none',
 };
 
 /** Splits `['nan', 1, NULL]` into its elements (no element of ours contains a comma). */
@@ -92,7 +93,9 @@ function listTable(values: string, type: string): string {
 }
 
 function exprOf(fn: CaseFn): string {
-  return fn === 'count_star' ? 'count(*)' : `${fn}(x)`;
+  if (fn === 'count_star') return 'count(*)';
+  if (fn === 'count_distinct') return 'count(DISTINCT x)';
+  return `${fn}(x)`;
 }
 
 const SEED_GROUPS: Record<string, string> = {
@@ -149,6 +152,7 @@ const UBIG_MAX = '18446744073709551615';
 const BIG_MAX = '9223372036854775807';
 const BIG_MIN = '-9223372036854775808';
 const ALL: CaseFn[] = ['count_star', 'count', 'sum', 'avg', 'min', 'max'];
+const DISTINCT: CaseFn[] = ['count_distinct', 'approx_count_distinct'];
 
 /** Our cases beyond the seed. */
 export function extraCases(): CoherenceCase[] {
@@ -223,6 +227,28 @@ export function extraCases(): CoherenceCase[] {
     ...extra('Float sums: the exact sum, rounded once', {
       type: 'DOUBLE', values: '[1, 2, 3.5]', fns: ['sum', 'avg'], exactFloat: true,
       note: 'where every addition is exact, DuckDB and the pushed sum agree',
+    }),
+    ...extra('Distinct counts', {
+      type: 'BIGINT', values: '[3, 1, 3, NULL, 1, 2]', fns: DISTINCT, rowGroupSize: 2,
+      note: "each zone keeps its distinct values and DuckDB's HyperLogLog registers; NULL is never counted",
+    }),
+    ...extra('Distinct counts', {
+      type: 'VARCHAR', values: "['a', 'A', 'a ', NULL, 'a']", fns: DISTINCT,
+      note: 'bytewise: a, A and "a " are three values',
+    }),
+    ...extra('Distinct counts', {
+      type: 'VARCHAR', values: "['a', 'A', NULL]", fns: ['count_distinct'], expr: () => 'count(DISTINCT x COLLATE nocase)',
+      note: "DuckDB's count(DISTINCT) compares bytewise even under COLLATE nocase (a and A are two values); pushed, bytewise too",
+    }),
+    ...extra('Distinct counts', {
+      type: 'DOUBLE', values: "['nan', 'nan', '-0.0', '0.0', 1.5, NULL]", fns: DISTINCT,
+      note: 'NaNs are one value and -0.0 = 0.0 for DuckDB: count(DISTINCT) over floats is left to DuckDB; the sketch hashes what DuckDB hashes',
+    }),
+    ...extra('Distinct counts', {
+      type: 'BIGINT', values: '[NULL, NULL]', fns: DISTINCT, note: 'all-NULL: 0, not NULL',
+    }),
+    ...extra('Distinct counts', {
+      type: 'DATE', values: "['2024-01-02', '2024-01-02', '2023-12-31', NULL]", fns: DISTINCT,
     }),
   ];
   return cases.map((c, i) => ({ ...c, id: `E${String(i + 1).padStart(2, '0')}` }));

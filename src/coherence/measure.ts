@@ -100,6 +100,7 @@ function scaled(unscaled: string, scale: number): string {
  */
 async function runKernel(conn: DuckDBConnection, file: string, c: CoherenceCase): Promise<Outcome> {
   if (c.groupBy) return { kind: 'unsupported', message: 'Vortex kernels do not group' };
+  if (c.kernel === 'none') return { kind: 'unsupported', message: `no Vortex kernel computes ${c.fn}` };
   const sql = `SELECT result FROM vortex_kernel(${sqlString(file)}, 'x', '${c.kernel}', skip_nans := true)`;
   const out = await run(conn, sql);
   if (out.kind === 'error' && /not supported/.test(out.message)) return { kind: 'unsupported', message: out.message };

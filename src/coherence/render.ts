@@ -140,7 +140,7 @@ function notes(results: CaseResult[]): [string, string[]][] {
 
 /** Which types each aggregate is pushed for, and why, straight from rules.ts (one row per reason). */
 function policy(): [string, string, string][] {
-  const order = ['count_star', 'count', 'sum', 'fsum', 'kahan_sum', 'sumkahan', 'avg', 'favg', 'min', 'max'];
+  const order = ['count_star', 'count', 'sum', 'fsum', 'kahan_sum', 'sumkahan', 'avg', 'favg', 'count_distinct', 'approx_count_distinct', 'min', 'max'];
   const rows = new Map<string, { fn: string; types: string[]; why: string }>();
   for (const rule of pushdownRules) {
     const fn = rule.fn === 'sum_no_overflow' ? 'sum' : rule.fn;
@@ -151,7 +151,7 @@ function policy(): [string, string, string][] {
   }
   return [...rows.values()]
     .sort((a, b) => order.indexOf(a.fn) - order.indexOf(b.fn))
-    .map((e) => [e.fn === 'count_star' ? 'count(*)' : `${e.fn}(x)`, e.types.join(', '), e.why]);
+    .map((e) => [e.fn === 'count_star' ? 'count(*)' : e.fn === 'count_distinct' ? 'count(DISTINCT x)' : `${e.fn}(x)`, e.types.join(', '), e.why]);
 }
 
 const INTRO = [
@@ -214,7 +214,8 @@ export function renderMarkdown(m: Measurement): string {
   out.push('## Pushdown policy (from `src/rules.ts`)', '', '| aggregate | pushed for column types | why it is exact |', '|---|---|---|');
   for (const [fn, types, why] of policy()) out.push(`| \`${fn}\` | ${mdEscape(types)} | ${mdEscape(why)} |`);
   out.push('', 'Anything else is not pushed: float `min`/`max`, `sum`/`avg` of strings, wide decimals and 128-bit integers, ' +
-    'DISTINCT, FILTER, GROUP BY, and arguments that are not a plain column.', '');
+    'DISTINCT other than `count(DISTINCT x)` (`sum(DISTINCT x)`), `count(DISTINCT)` of floats, FILTER, `approx_count_distinct` per group, ' +
+    'GROUP BY keys that are neither columns nor bucket functions, and arguments that are not a plain column.', '');
   out.push('## DuckDB 1.4 and 1.5', '',
     'The package runs on two DuckDB lines (README, "DuckDB versions"). `docs/COHERENCE.md` is measured on DuckDB 1.4.4, ' +
     'the dev dependency; `docs/COHERENCE-duckdb-1.5.5.md` is the same run on DuckDB 1.5.5 (`npm run test:duckdb-1.5` ' +

@@ -91,6 +91,10 @@ export interface Stats {
   floatSum?: number;
   /** Version 4: the exact float sum, sign and 32-bit words from word `low` (word k weighs 2^(32k - 1074)). */
   exactSum?: { negative?: boolean; low: number; words: number[] };
+  /** Version 4: 64 HyperLogLog registers. */
+  sketch?: number[];
+  /** Version 4: the zone's distinct values, raw, bytewise ascending. */
+  distinct?: Uint8Array[];
 }
 
 export interface Chunk {
@@ -110,7 +114,8 @@ export function statsBytes(w: Bytes, s: Stats): void {
   w.varint(s.rows).varint(s.nulls ?? 0).varint(s.nans ?? 0).varint(s.posInf ?? 0).varint(s.negInf ?? 0);
   const hasMinMax = s.min !== undefined;
   const flags = (hasMinMax ? 1 : 0) | (hasMinMax && s.exact !== false ? 2 : 0) | (s.intSum !== undefined ? 4 : 0) |
-    (s.floatSum !== undefined ? 8 : 0) | (s.exactSum !== undefined ? 16 : 0);
+    (s.floatSum !== undefined ? 8 : 0) | (s.exactSum !== undefined ? 16 : 0) | (s.sketch !== undefined ? 32 : 0) |
+    (s.distinct !== undefined ? 64 : 0);
   w.u8(flags);
   if (hasMinMax) w.str(s.min!).str(s.max!);
   if (s.intSum !== undefined) w.int(s.intSum, 16);
@@ -122,10 +127,15 @@ export function statsBytes(w: Bytes, s: Stats): void {
       for (const word of s.exactSum.words) w.u32(word);
     }
   }
+  if (s.sketch !== undefined) w.raw(s.sketch);
+  if (s.distinct !== undefined) {
+    w.varint(s.distinct.length);
+    for (const v of s.distinct) w.str(v);
+  }
 }
 
 /** A whole file: zones[z][c] is column c of zone z. `version`: the footer's format version. */
-export function forge(columns: Column[], zones: Array<{ rows: number | bigint; chunks: Chunk[] }>, version = 1): Buffer {
+export function forge(columns: Column[], zones: Array<{ rows: number | bigint; chunks: Chunk[] }>, version = 1, fingerprints: bigint[] = []): Buffer {
   const data = new Bytes().raw(Buffer.from('VTX1'));
   const placed: Array<Array<{ offset: number; size: number; crc: number }>> = [];
   for (const z of zones) {
@@ -147,6 +157,10 @@ export function forge(columns: Column[], zones: Array<{ rows: number | bigint; c
     });
   });
   f.str('vtx-forge');
+  if (version >= 4) {
+    f.varint(fingerprints.length);
+    for (const fp of fingerprints) f.int(fp, 8);
+  }
   const footer = f.done();
   return Buffer.concat([data.done(), footer, new Bytes().u32(footer.length).u32(crc32c(footer)).raw(Buffer.from('VTX1')).done()]);
 }

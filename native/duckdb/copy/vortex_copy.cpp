@@ -4,10 +4,12 @@
 #include "../../format/writer.hpp"
 #include "../file_io.hpp"
 #include "../type_mapping.hpp"
+#include "../sketches.hpp"
 #include "zone_accumulator.hpp"
 #include "duckdb/common/types/column/column_data_collection.hpp"
 #include "duckdb/function/copy_function.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -30,11 +32,15 @@ constexpr const char *kCreatedBy = "duckdb-vortex";
 struct CopyBindData : public TableFunctionData {
 	std::vector<vtx::Field> fields;
 	vtx::WriterOptions options;
+	//! Per column: a fingerprint of DuckDB's hash of its type, where its zones keep sketches
+	//! (sketches.hpp), else 0.
+	std::vector<uint64_t> fingerprints;
 };
 
-unique_ptr<FunctionData> CopyBind(ClientContext &, CopyFunctionBindInput &input, const vector<string> &names,
+unique_ptr<FunctionData> CopyBind(ClientContext &context, CopyFunctionBindInput &input, const vector<string> &names,
                                   const vector<LogicalType> &types) {
 	auto bind = make_uniq<CopyBindData>();
+	bool sketches = true;
 	for (idx_t i = 0; i < names.size(); i++) {
 		vtx::Field f;
 		f.name = names[i];
@@ -46,6 +52,9 @@ unique_ptr<FunctionData> CopyBind(ClientContext &, CopyFunctionBindInput &input,
 	}
 	for (auto &opt : input.info.options) {
 		auto key = StringUtil::Lower(opt.first);
+		if (key == "sketches" && opt.second.empty()) { // (SKETCHES) alone, as (HEADER) in CSV
+			continue;
+		}
 		if (opt.second.size() != 1) {
 			throw BinderException("vortex: option %s takes exactly one value", opt.first);
 		}
@@ -67,11 +76,25 @@ unique_ptr<FunctionData> CopyBind(ClientContext &, CopyFunctionBindInput &input,
 				throw BinderException("vortex: compression_level must be between 1 and 22, got %lld", n);
 			}
 			bind->options.level = static_cast<int>(n);
+		} else if (key == "sketches") {
+			Value b;
+			string error;
+			if (!v.TryCastAs(context, LogicalType::BOOLEAN, b, &error) || b.IsNull()) {
+				throw BinderException("vortex: sketches must be true or false, got %s", v.ToString());
+			}
+			sketches = b.GetValue<bool>();
+			bind->options.distinct_values = sketches; // the zones' distinct values go with the sketches
 		} else {
 			throw BinderException("vortex: unknown COPY option \"%s\" (supported: row_group_size, compression, "
-			                      "compression_level)",
+			                      "compression_level, sketches)",
 			                      opt.first);
 		}
+	}
+	for (idx_t i = 0; i < names.size(); i++) {
+		bind->fingerprints.push_back(sketches && SketchedType(types[i]) ? HashFingerprint(context, types[i]) : 0);
+	}
+	if (std::all_of(bind->fingerprints.begin(), bind->fingerprints.end(), [](uint64_t f) { return f == 0; })) {
+		bind->fingerprints.clear(); // no sketches: the footer says so with no fingerprints at all
 	}
 	return std::move(bind);
 }
@@ -82,6 +105,7 @@ void CopyOptions(ClientContext &, CopyOptionsInput &input) {
 	input.options["compression"] = CopyOption(LogicalType::VARCHAR, CopyOptionMode::WRITE_ONLY);
 	input.options["codec"] = CopyOption(LogicalType::VARCHAR, CopyOptionMode::WRITE_ONLY);
 	input.options["compression_level"] = CopyOption(LogicalType::BIGINT, CopyOptionMode::WRITE_ONLY);
+	input.options["sketches"] = CopyOption(LogicalType::BOOLEAN, CopyOptionMode::WRITE_ONLY);
 }
 
 // Test hooks (environment): VORTEX_TEST_TEMP_SUFFIX fixes the temporary name's suffix,
@@ -188,6 +212,7 @@ struct CopyGlobalState : public GlobalFunctionData {
 		}
 		sink = make_uniq<FileSink>(*handle);
 		writer = make_uniq<vtx::FileWriter>(bind.fields, *sink, kCreatedBy);
+		writer->SetHashFingerprints(bind.fingerprints);
 	}
 	void Append(std::vector<vtx::EncodedZone> &zones) {
 		std::lock_guard<std::mutex> guard(lock);
@@ -208,7 +233,14 @@ struct CopyGlobalState : public GlobalFunctionData {
 };
 
 struct CopyLocalState : public LocalFunctionData {
-	explicit CopyLocalState(const CopyBindData &bind) : zones(Types(bind), bind.options) {
+	explicit CopyLocalState(const CopyBindData &bind) : zones(Types(bind), bind.options, Sketched(bind)) {
+	}
+	static std::vector<bool> Sketched(const CopyBindData &bind) {
+		std::vector<bool> out;
+		for (auto f : bind.fingerprints) {
+			out.push_back(f != 0);
+		}
+		return out;
 	}
 	static std::vector<vtx::ColumnType> Types(const CopyBindData &bind) {
 		std::vector<vtx::ColumnType> t;
@@ -271,7 +303,7 @@ unique_ptr<PreparedBatchData> CopyPrepareBatch(ClientContext &, FunctionData &bi
 	const uint64_t rows = collection->Count();
 	const uint64_t zones = std::max<uint64_t>(1, (rows + options.zone_rows / 2) / options.zone_rows);
 	options.zone_rows = std::max<uint64_t>(1, (rows + zones - 1) / zones);
-	ZoneAccumulator acc(CopyLocalState::Types(bind), options);
+	ZoneAccumulator acc(CopyLocalState::Types(bind), options, CopyLocalState::Sketched(bind));
 	for (auto &chunk : collection->Chunks()) {
 		acc.Append(chunk, result->zones);
 	}

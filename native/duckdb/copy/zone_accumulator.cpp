@@ -1,6 +1,7 @@
 #include "zone_accumulator.hpp"
 
 #include "../../format/scratch.hpp"
+#include "../sketches.hpp"
 
 namespace vortex {
 
@@ -211,8 +212,10 @@ vtx::ColumnInput InputOf(Column &col, const vtx::ColumnType &type, uint64_t coun
 
 } // namespace
 
-ZoneAccumulator::ZoneAccumulator(std::vector<vtx::ColumnType> types_p, vtx::WriterOptions options_p)
-    : types(std::move(types_p)), options(options_p) {
+ZoneAccumulator::ZoneAccumulator(std::vector<vtx::ColumnType> types_p, vtx::WriterOptions options_p,
+                                 std::vector<bool> sketched_p)
+    : types(std::move(types_p)), options(options_p), sketched(std::move(sketched_p)), sketches(types.size()) {
+	sketched.resize(types.size(), false);
 	vtx::ScratchLease lease;
 	auto &pool = Pool<Column>().columns;
 	while (columns.size() < types.size()) {
@@ -253,6 +256,9 @@ void ZoneAccumulator::Append(DataChunk &chunk, std::vector<vtx::EncodedZone> &ou
 void ZoneAccumulator::AppendRange(DataChunk &chunk, idx_t start, idx_t count) {
 	for (idx_t c = 0; c < types.size(); c++) {
 		auto &col = columns[c];
+		if (sketched[c]) {
+			SketchVector(chunk.data[c], start, count, nullptr, sketches[c]);
+		}
 		if (col.valid.capacity() < options.zone_rows) {
 			col.valid.reserve(options.zone_rows);
 			col.fixed.reserve(options.zone_rows * types[c].ByteWidth());
@@ -312,6 +318,14 @@ void ZoneAccumulator::Flush(std::vector<vtx::EncodedZone> &out) {
 		inputs.push_back(InputOf(columns[c], types[c], rows, strings));
 	}
 	out.push_back(vtx::EncodeZone(inputs, options));
+	for (idx_t c = 0; c < types.size(); c++) {
+		if (sketched[c]) {
+			auto &stats = out.back().chunks[c].stats;
+			stats.has_sketch = true;
+			stats.sketch = RegistersOf(sketches[c]);
+			sketches[c] = HyperLogLog();
+		}
+	}
 	for (auto &col : columns) {
 		col.Clear();
 	}

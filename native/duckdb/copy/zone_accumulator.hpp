@@ -3,12 +3,14 @@
 #pragma once
 #include "../../format/writer.hpp"
 #include "duckdb.hpp"
+#include "duckdb/common/types/hyperloglog.hpp"
 
 namespace vortex {
 
 class ZoneAccumulator {
 public:
-	ZoneAccumulator(std::vector<vtx::ColumnType> types, vtx::WriterOptions options);
+	//! `sketched`: per column, whether its zones keep a sketch of DuckDB's hashes (sketches.hpp).
+	ZoneAccumulator(std::vector<vtx::ColumnType> types, vtx::WriterOptions options, std::vector<bool> sketched);
 	~ZoneAccumulator();
 	ZoneAccumulator(const ZoneAccumulator &) = delete;
 	ZoneAccumulator &operator=(const ZoneAccumulator &) = delete;
@@ -45,6 +47,8 @@ private:
 
 	std::vector<vtx::ColumnType> types;
 	vtx::WriterOptions options;
+	std::vector<bool> sketched;
+	std::vector<duckdb::HyperLogLog> sketches; //! per column, of the zone being gathered
 	std::vector<Column> columns;
 	uint64_t rows = 0;
 };

@@ -7,6 +7,7 @@
 #include "../scan/plan_guard.hpp"
 #include "bucket_keys.hpp"
 #include "plan_serialization.hpp"
+#include "verified_summaries.hpp"
 #include "zone_filters.hpp"
 #include "../scan/scan_filters.hpp"
 #include "../type_mapping.hpp"
@@ -78,7 +79,7 @@ namespace {
 //! The value columns the aggregates read, each once, and what each needs beyond counts.
 struct ValueColumns {
 	std::vector<idx_t> fields;
-	std::vector<bool> needs_minmax, needs_sum;
+	std::vector<bool> needs_minmax, needs_sum, needs_distinct;
 	std::map<idx_t, idx_t> slot; //! field -> position in `fields`
 
 	explicit ValueColumns(const std::vector<PushedAggregate> &aggregates) {
@@ -91,10 +92,12 @@ struct ValueColumns {
 				fields.push_back(a.field);
 				needs_minmax.push_back(false);
 				needs_sum.push_back(false);
+				needs_distinct.push_back(false);
 			}
 			auto v = slot[a.field];
 			needs_minmax[v] = needs_minmax[v] || a.kind == AggregateKind::MIN || a.kind == AggregateKind::MAX;
 			needs_sum[v] = needs_sum[v] || a.kind == AggregateKind::SUM || a.kind == AggregateKind::AVG;
+			needs_distinct[v] = needs_distinct[v] || a.kind == AggregateKind::COUNT_DISTINCT;
 		}
 	}
 };
@@ -147,7 +150,7 @@ struct GroupedGlobalState : public GlobalTableFunctionState {
 	      groups(NewAccumulation()) {
 	}
 	GroupedAggregation NewAccumulation() const {
-		return GroupedAggregation(key_types, value_types, values.needs_minmax, values.needs_sum);
+		return GroupedAggregation(key_types, value_types, values.needs_minmax, values.needs_sum, values.needs_distinct);
 	}
 	idx_t MaxThreads() const override {
 		return max_threads;
@@ -269,7 +272,8 @@ void PlanFile(const GroupedBindData &bind, idx_t f, const vtx::FileMetadata &met
 		stats.clear();
 		for (idx_t v = 0; constant && v < values.fields.size(); v++) {
 			auto &s = zone.chunks[values.fields[v]].stats;
-			constant = AggregateState::StatsSuffice(s, values.needs_minmax[v], values.needs_sum[v]);
+			constant = AggregateState::StatsSuffice(s, values.needs_minmax[v], values.needs_sum[v], false,
+			                                        values.needs_distinct[v]);
 			stats.push_back(&s);
 		}
 		if (constant) {
@@ -392,6 +396,12 @@ unique_ptr<GlobalTableFunctionState> GroupedInit(ClientContext &context, TableFu
 	auto buckets = BucketsOf(context, bind);
 	for (idx_t f = 0; f < bind.files.size(); f++) {
 		g->files.push_back(OpenPlannedFile(context, bind.files, f, bind.fields, bind.field_types));
+		for (idx_t v = 0; v < g->values.fields.size(); v++) {
+			if (g->values.needs_distinct[v]) {
+				VerifySummaries(*g->files.back().source, *g->files.back().meta, g->values.fields[v], Summary::DISTINCT,
+				                bind.files[f].path);
+			}
+		}
 		PlanFile(bind, f, *g->files.back().meta, g->values, filter, buckets, g->groups, g->work);
 	}
 	g->max_threads =

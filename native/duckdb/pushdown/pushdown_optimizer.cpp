@@ -2,6 +2,7 @@
 
 #include "../../compute/aggregate_state.hpp"
 #include "../../compute/grouped_aggregation.hpp"
+#include "../sketches.hpp"
 #include "bucket_keys.hpp"
 #include "compressed_materialization.hpp"
 #include "duckdb_semantics.hpp"
@@ -197,8 +198,17 @@ bool LeafOf(const ScanBindData &scan, idx_t field, const std::vector<size_t> &ro
 	return true;
 }
 
-bool KindOf(const std::string &name, AggregateKind &kind, std::string &setting) {
-	if (name == "count_star") {
+//! `distinct`: the aggregate is count(DISTINCT x) (no other DISTINCT aggregate is pushed).
+bool KindOf(const std::string &name, bool distinct, AggregateKind &kind, std::string &setting) {
+	if (distinct) {
+		kind = AggregateKind::COUNT_DISTINCT;
+		setting = "vortex_pushdown_distinct";
+		return name == "count";
+	}
+	if (name == "approx_count_distinct") {
+		kind = AggregateKind::APPROX_DISTINCT;
+		setting = "vortex_pushdown_approx_distinct";
+	} else if (name == "count_star") {
 		kind = AggregateKind::COUNT_STAR;
 		setting = "vortex_pushdown_count";
 	} else if (name == "count") {
@@ -258,6 +268,16 @@ bool NativelySupported(const PushedAggregate &a, const LogicalType &stored, cons
 		return a.result_type == LogicalType::BIGINT;
 	case AggregateKind::COUNT:
 		return a.result_type == LogicalType::BIGINT;
+	case AggregateKind::COUNT_DISTINCT: {
+		// Raw bytes must be DuckDB's equality (no floats, intervals, nested values), and no cast
+		// between the column and the aggregate (a narrowing one would merge values).
+		vtx::ColumnType type;
+		return a.result_type == LogicalType::BIGINT && a.bound_type == stored && ToColumnType(stored, type) &&
+		       vtx::DistinctType(type);
+	}
+	case AggregateKind::APPROX_DISTINCT:
+		// DuckDB hashes the argument as bound: the very column type, whose hash the file's sketches used.
+		return a.result_type == LogicalType::BIGINT && a.bound_type == stored && SketchedType(stored);
 	case AggregateKind::MIN:
 	case AggregateKind::MAX:
 		if (IsFloat(stored) || IsFloat(a.bound_type)) {
@@ -292,6 +312,53 @@ bool NativelySupported(const PushedAggregate &a, const LogicalType &stored, cons
 	}
 	}
 	return false;
+}
+
+//! The most rows a pushed count(DISTINCT x) decodes (in zones that keep no distinct values):
+//! beyond it, the distinct values could take more memory than DuckDB's own aggregate.
+constexpr uint64_t kDistinctDecodeRows = uint64_t(8) << 20;
+
+//! Where a distinct count can come from the files: count(DISTINCT x) from the zones' distinct
+//! values (decoding at most kDistinctDecodeRows rows where a zone keeps none), approx_count_distinct
+//! from sketches made with the very hash of the running DuckDB. Where not, EXPLAIN says why.
+bool DistinctFromFiles(ClientContext &context, ScanBindData &scan, const PushedAggregate &a, const LogicalType &stored) {
+	if (a.kind == AggregateKind::COUNT_DISTINCT) {
+		uint64_t decoded = 0;
+		for (auto &f : scan.files) {
+			for (auto &z : f.meta->zones) {
+				auto &s = z.chunks[a.field].stats;
+				decoded += s.NonNull() > 0 && !s.has_distinct ? z.rows : 0;
+			}
+		}
+		if (decoded > kDistinctDecodeRows) {
+			scan.not_pushed = a.display + ": " + std::to_string(decoded) +
+			                  " rows lie in zones with many distinct values, more than the reader decodes for it";
+			return false;
+		}
+		return true;
+	}
+	if (a.kind != AggregateKind::APPROX_DISTINCT) {
+		return true;
+	}
+	const uint64_t fingerprint = HashFingerprint(context, stored);
+	for (auto &f : scan.files) {
+		auto &prints = f.meta->hash_fingerprints;
+		bool sketched = !prints.empty() && prints[a.field] != 0;
+		for (auto &z : f.meta->zones) {
+			auto &s = z.chunks[a.field].stats;
+			sketched = sketched && (s.has_sketch || s.NonNull() == 0);
+		}
+		if (!sketched) {
+			scan.not_pushed = a.display + ": \"" + f.path + "\" keeps no sketches of the column (written before format version 4, or with SKETCHES false)";
+			return false;
+		}
+		if (prints[a.field] != fingerprint) {
+			scan.not_pushed = a.display + ": \"" + f.path + "\" was written by a DuckDB whose hash of " +
+			                  stored.ToString() + " differs from this one's";
+			return false;
+		}
+	}
+	return true;
 }
 
 //! Float sums are pushed only over files whose statistics hold exact sums (format version 4):
@@ -785,12 +852,17 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 			return;
 		}
 		auto &a = e->Cast<BoundAggregateExpression>();
-		if (a.IsDistinct() || a.filter || (a.order_bys && !a.order_bys->orders.empty())) {
+		if (a.filter || (a.order_bys && !a.order_bys->orders.empty())) {
 			return;
 		}
 		PushedAggregate p;
 		std::string setting;
-		if (!KindOf(a.function.name, p.kind, setting) || !SettingEnabled(context, setting)) {
+		if (!KindOf(a.function.name, a.IsDistinct(), p.kind, setting) || !SettingEnabled(context, setting)) {
+			return;
+		}
+		const bool distinct_kind = p.kind == AggregateKind::COUNT_DISTINCT || p.kind == AggregateKind::APPROX_DISTINCT;
+		// Sketches are merged per file, not per group: approx_count_distinct stays DuckDB's under GROUP BY.
+		if (grouped && p.kind == AggregateKind::APPROX_DISTINCT) {
 			return;
 		}
 		p.result_type = a.return_type;
@@ -810,10 +882,10 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 			stored = chain.scan->types[p.field];
 			std::string name = chain.scan->fields[p.field].name;
 			if (!route.empty()) {
-				// A field of a struct: per group, or as a 128-bit sum (whose proof reads the
-				// column's statistics), it is left to DuckDB.
+				// A field of a struct: per group, as a 128-bit sum (whose proof reads the
+				// column's statistics) or a distinct count, it is left to DuckDB.
 				StructLeaf leaf;
-				if (grouped || !LeafOf(*chain.scan, p.field, route, leaf) ||
+				if (grouped || distinct_kind || !LeafOf(*chain.scan, p.field, route, leaf) ||
 				    leaf.logical.InternalType() == PhysicalType::INT128) {
 					return;
 				}
@@ -830,9 +902,9 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 			// DuckDB's statistics pass may have bound sum(x) as its internal sum_no_overflow(x):
 			// EXPLAIN shows what the user wrote.
 			auto shown = a.function.name == "sum_no_overflow" ? std::string("sum") : a.function.name;
-			p.display = shown + "(" + name + ")";
+			p.display = shown + (p.kind == AggregateKind::COUNT_DISTINCT ? "(DISTINCT " : "(") + name + ")";
 		}
-		auto rule = rules.Find(a.function.name, type_key);
+		auto rule = rules.Find(p.kind == AggregateKind::COUNT_DISTINCT ? std::string("count_distinct") : a.function.name, type_key);
 		if (!rule || !SettingEnabled(context, rule->setting) || !NativelySupported(p, stored, *chain.scan)) {
 			return;
 		}
@@ -840,9 +912,11 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 		    !ExactFloatSums(*chain.scan, p.display)) {
 			return;
 		}
+		if (distinct_kind && !DistinctFromFiles(context, *chain.scan, p, stored)) {
+			return;
+		}
 		// Per-group sums of 128-bit integers would need the no-overflow proof per group.
-		if (grouped && p.kind != AggregateKind::COUNT_STAR && p.kind != AggregateKind::COUNT &&
-		    p.kind != AggregateKind::MIN && p.kind != AggregateKind::MAX &&
+		if (grouped && (p.kind == AggregateKind::SUM || p.kind == AggregateKind::AVG) &&
 		    stored.InternalType() == PhysicalType::INT128) {
 			return;
 		}

@@ -4,7 +4,9 @@
 #include "../../compute/zone_mask.hpp"
 #include "../../format/reader.hpp"
 #include "duckdb_semantics.hpp"
+#include "../sketches.hpp"
 #include "plan_serialization.hpp"
+#include "verified_summaries.hpp"
 #include "zone_filters.hpp"
 #include "../file_io.hpp"
 #include "../metadata_cache.hpp"
@@ -97,7 +99,7 @@ bool AddWholeZone(const PushedBindData &bind, vtx::InputSource &source, const vt
 	for (auto &entry : acc.states) {
 		auto &state = entry.second;
 		auto &stats = bind.Chunk(zone, entry.first).stats;
-		if (AggregateState::StatsSuffice(stats, state.needs_minmax, state.needs_sum)) {
+		if (state.Suffices(stats)) {
 			state.AddStats(stats);
 			continue;
 		}
@@ -205,6 +207,22 @@ struct PushedLocalState : public LocalTableFunctionState {
 	bool done = false;
 };
 
+//! A state for `field` that needs nothing yet, whose decoded rows are hashed with DuckDB's hash
+//! where approx_count_distinct needs them.
+AggregateState NewState(const PushedBindData &bind, idx_t field) {
+	AggregateState state(bind.FieldType(field));
+	state.needs_minmax = state.needs_sum = false;
+	const auto type = bind.FieldType(field);
+	state.sketch_rows = [type](const vtx::DecodedColumn &chunk, const uint8_t *selected, uint64_t begin, uint64_t end,
+	                           Sketch &registers) {
+		HyperLogLog hll;
+		MergeRegisters(hll, registers);
+		SketchDecoded(chunk, type, selected, hll, begin, end);
+		registers = RegistersOf(hll);
+	};
+	return state;
+}
+
 //! Accumulates the aggregates over every file: zones where every row passes the filters
 //! contribute their statistics (decoded only where those cannot answer, e.g. truncated string
 //! bounds), zones where none does are skipped, and straddling zones are listed for the scan
@@ -212,18 +230,15 @@ struct PushedLocalState : public LocalTableFunctionState {
 void Accumulate(ClientContext &context, const PushedBindData &bind, PushedGlobalState &g) {
 	auto &acc = g.acc;
 	auto &counters = g.zones;
-	std::map<idx_t, bool> needs_minmax, needs_sum;
 	for (auto &a : bind.aggregates) {
 		if (a.kind == AggregateKind::COUNT_STAR) {
 			continue;
 		}
-		acc.states.emplace(a.field, AggregateState(bind.FieldType(a.field)));
-		needs_minmax[a.field] = needs_minmax[a.field] || a.kind == AggregateKind::MIN || a.kind == AggregateKind::MAX;
-		needs_sum[a.field] = needs_sum[a.field] || a.kind == AggregateKind::SUM || a.kind == AggregateKind::AVG;
-	}
-	for (auto &entry : acc.states) {
-		entry.second.needs_minmax = needs_minmax[entry.first];
-		entry.second.needs_sum = needs_sum[entry.first];
+		auto &state = acc.states.emplace(a.field, NewState(bind, a.field)).first->second;
+		state.needs_minmax |= a.kind == AggregateKind::MIN || a.kind == AggregateKind::MAX;
+		state.needs_sum |= a.kind == AggregateKind::SUM || a.kind == AggregateKind::AVG;
+		state.needs_distinct |= a.kind == AggregateKind::COUNT_DISTINCT;
+		state.needs_sketch |= a.kind == AggregateKind::APPROX_DISTINCT;
 	}
 	auto &files = g.files;
 	auto &straddling = g.straddling;
@@ -234,6 +249,14 @@ void Accumulate(ClientContext &context, const PushedBindData &bind, PushedGlobal
 		files.push_back(OpenPlannedFile(context, bind.files, f, bind.fields, bind.field_types));
 		auto &source = *files.back().source;
 		auto &meta = files.back().meta;
+		for (auto &entry : acc.states) {
+			if (entry.second.needs_sketch) {
+				VerifySummaries(source, *meta, entry.first, Summary::SKETCH, bind.files[f].path);
+			}
+			if (entry.second.needs_distinct) {
+				VerifySummaries(source, *meta, entry.first, Summary::DISTINCT, bind.files[f].path);
+			}
+		}
 		for (size_t z = 0; z < meta->zones.size(); z++) {
 			auto &zone = meta->zones[z];
 			if (zone.rows == 0) {
@@ -269,6 +292,15 @@ Value Finalize(const PushedAggregate &a, const AggregateState *s, uint64_t rows,
 	const uint64_t values = vtx::compute::CountValues(*s, o);
 	if (a.kind == AggregateKind::COUNT) {
 		return Value::BIGINT(static_cast<int64_t>(values));
+	}
+	if (a.kind == AggregateKind::COUNT_DISTINCT) {
+		return Value::BIGINT(static_cast<int64_t>(s->distinct.Size()));
+	}
+	if (a.kind == AggregateKind::APPROX_DISTINCT) {
+		// DuckDB's own estimate over the same registers it would have built.
+		HyperLogLog hll;
+		MergeRegisters(hll, s->sketch);
+		return Value::BIGINT(static_cast<int64_t>(hll.Count()));
 	}
 	if (values == 0) {
 		// Vortex says 0 (sum) or NaN (mean) here; DuckDB says NULL.
@@ -327,9 +359,11 @@ unique_ptr<LocalTableFunctionState> PushedInitLocal(ExecutionContext &context, T
 	auto &g = gstate->Cast<PushedGlobalState>();
 	auto l = make_uniq<PushedLocalState>(context.client, input.bind_data->Cast<PushedBindData>());
 	for (auto &entry : g.acc.states) {
-		AggregateState partial(entry.second.type);
+		AggregateState partial = NewState(input.bind_data->Cast<PushedBindData>(), entry.first);
 		partial.needs_minmax = entry.second.needs_minmax;
 		partial.needs_sum = entry.second.needs_sum;
+		partial.needs_distinct = entry.second.needs_distinct;
+		partial.needs_sketch = entry.second.needs_sketch;
 		l->partial.states.emplace(entry.first, std::move(partial));
 	}
 	std::lock_guard<std::mutex> guard(g.lock);

@@ -14,7 +14,8 @@
 
 namespace vortex {
 
-enum class AggregateKind : uint8_t { COUNT_STAR, COUNT, SUM, AVG, MIN, MAX };
+//! COUNT_DISTINCT is count(DISTINCT x); APPROX_DISTINCT approx_count_distinct(x) (sketches.hpp).
+enum class AggregateKind : uint8_t { COUNT_STAR, COUNT, SUM, AVG, MIN, MAX, COUNT_DISTINCT, APPROX_DISTINCT };
 
 struct PushedAggregate {
 	AggregateKind kind;

@@ -1,0 +1,47 @@
+// The distinct values of a column, as count(DISTINCT x) counts them: raw value bytes compared
+// bytewise (the query engine's equality for the integer, decimal, temporal and string types the
+// DuckDB layer admits; NULL is never added). Values of at most 8 bytes live in an open-addressing
+// table of 64-bit words, the others as strings.
+#pragma once
+#include "../format/column.hpp"
+
+#include <cstdint>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+namespace vtx {
+namespace compute {
+
+class DistinctSet {
+public:
+	explicit DistinctSet(const ColumnType &type);
+
+	void Insert(const std::string &raw);
+	//! The valid rows of a column's values in `in` (dense or with `in.valid`).
+	void InsertAll(const ColumnInput &in);
+	//! Rows [begin, end) of a decoded chunk, the valid ones where `selected` (if given) is nonzero.
+	void InsertDecoded(const DecodedColumn &chunk, const uint8_t *selected, uint64_t begin, uint64_t end);
+	void Merge(const DistinctSet &other);
+	uint64_t Size() const {
+		return words_used + (has_zero ? 1 : 0) + strings.size();
+	}
+	//! Heap bytes held, for budgets.
+	uint64_t Bytes() const;
+
+private:
+	void InsertWord(uint64_t w);
+	void Grow();
+	uint64_t WordOf(const uint8_t *p) const;
+
+	ColumnType type;
+	uint32_t width; //! 1..8: words; else strings
+	//! Open addressing over words; 0 marks an empty slot, so the value 0 is kept apart.
+	std::vector<uint64_t> slots;
+	uint64_t words_used = 0;
+	bool has_zero = false;
+	std::unordered_set<std::string> strings;
+};
+
+} // namespace compute
+} // namespace vtx

@@ -1,0 +1,108 @@
+#include "sketches.hpp"
+
+#include "scan/column_emit.hpp"
+#include "type_mapping.hpp"
+
+namespace vortex {
+
+using namespace duckdb;
+
+bool SketchedType(const LogicalType &type) {
+	switch (type.id()) {
+	case LogicalTypeId::STRUCT:
+	case LogicalTypeId::LIST:
+	case LogicalTypeId::MAP:
+	case LogicalTypeId::ARRAY:
+	case LogicalTypeId::UNION:
+	case LogicalTypeId::ENUM:
+		return false;
+	default:
+		return true;
+	}
+}
+
+uint64_t HashFingerprint(ClientContext &context, const LogicalType &type) {
+	static const char *const kLiterals[] = {"0",          "1",          "-1",       "42",       "1234567",
+	                                        "0.5",        "-7.25",      "1e300",    "true",     "1970-01-02",
+	                                        "2024-02-29", "2024-02-29 13:37:00.123456", "12:34:56", "a",
+	                                        "vortex and duckdb, a string longer than inlined", "1 day",
+	                                        "00000000-0000-0000-0000-000000000001"};
+	vector<Value> values;
+	for (auto literal : kLiterals) {
+		Value v;
+		string error;
+		if (Value(literal).TryCastAs(context, type, v, &error, true) && !v.IsNull()) {
+			values.push_back(std::move(v));
+		}
+	}
+	uint64_t fingerprint = 0x9e3779b97f4a7c15ULL ^ values.size();
+	if (values.empty()) {
+		return fingerprint;
+	}
+	Vector vec(type, values.size());
+	for (idx_t i = 0; i < values.size(); i++) {
+		vec.SetValue(i, values[i]);
+	}
+	Vector hashes(LogicalType::HASH, values.size());
+	VectorOperations::Hash(vec, hashes, values.size());
+	hashes.Flatten(values.size());
+	auto data = FlatVector::GetData<hash_t>(hashes);
+	for (idx_t i = 0; i < values.size(); i++) {
+		fingerprint = (fingerprint ^ data[i]) * 0x100000001b3ULL + i;
+	}
+	return fingerprint == 0 ? 1 : fingerprint; // 0 means "no sketches" in the footer
+}
+
+void SketchVector(Vector &values, idx_t offset, idx_t count, const uint8_t *selected, HyperLogLog &registers) {
+	const idx_t total = offset + count;
+	Vector hashes(LogicalType::HASH, total);
+	VectorOperations::Hash(values, hashes, total);
+	hashes.Flatten(total);
+	auto data = FlatVector::GetData<hash_t>(hashes);
+	UnifiedVectorFormat format;
+	values.ToUnifiedFormat(total, format);
+	for (idx_t i = offset; i < total; i++) {
+		if ((selected && !selected[i]) || !format.validity.RowIsValid(format.sel->get_index(i))) {
+			continue;
+		}
+		registers.InsertElement(data[i]);
+	}
+}
+
+void SketchDecoded(const vtx::DecodedColumn &chunk, const vtx::ColumnType &type, const uint8_t *selected,
+                   HyperLogLog &registers, uint64_t begin, uint64_t end) {
+	end = MinValue<uint64_t>(end, chunk.count);
+	if (chunk.all_null || begin >= end) {
+		return;
+	}
+	const auto logical = ToLogicalType(type);
+	std::shared_ptr<vtx::DecodedColumn> view(std::shared_ptr<vtx::DecodedColumn>(), const_cast<vtx::DecodedColumn *>(&chunk));
+	std::vector<uint8_t> rows(STANDARD_VECTOR_SIZE);
+	// Vectors start at multiples of 64 rows (EmitColumn): rows outside [begin, end) are masked.
+	for (uint64_t offset = begin / 64 * 64; offset < end; offset += STANDARD_VECTOR_SIZE) {
+		const idx_t n = MinValue<idx_t>(STANDARD_VECTOR_SIZE, chunk.count - offset);
+		for (idx_t i = 0; i < n; i++) {
+			const uint64_t row = offset + i;
+			rows[i] = row >= begin && row < end && (!selected || selected[row]);
+		}
+		Vector vec(logical, n);
+		EmitColumn(chunk, view, offset, n, type, vec);
+		SketchVector(vec, 0, n, rows.data(), registers);
+	}
+}
+
+Sketch RegistersOf(const HyperLogLog &hll) {
+	Sketch out {};
+	for (idx_t i = 0; i < HyperLogLog::M; i++) {
+		out[i] = hll.GetRegister(i);
+	}
+	return out;
+}
+
+void MergeRegisters(HyperLogLog &hll, const Sketch &registers) {
+	for (idx_t i = 0; i < HyperLogLog::M; i++) {
+		hll.Update(i, registers[i]);
+	}
+}
+
+} // namespace vortex

@@ -1,0 +1,189 @@
+import fc from 'fast-check';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { answerText, explain, openDb, sqlString, tempDir } from './helpers';
+import { forge, intStats, le, plainFixed, type Stats, TYPE } from './workers/vtx-forge';
+
+// Distinct counts from the file (issue 21): count(DISTINCT k) from the distinct values zones keep
+// (and decoded zones where they keep none), approx_count_distinct from per-zone HyperLogLog
+// registers of DuckDB's own hash, merged: both equal DuckDB's own answer on the same rows, not
+// merely close. Property: over every key type, NULLs, several files, hive partitions, filters and
+// GROUP BY, pushed = pushdown off = a DuckDB table, in value and type.
+
+const SEED = Number(process.env.VORTEX_FC_SEED ?? 20261201);
+const RUNS = Number(process.env.VORTEX_FC_FILTER_RUNS ?? 15);
+
+/** Key columns: SQL over `h` (a random UBIGINT) and `i` (the row number), and how many values. */
+const KEYS: Array<{ name: string; type: string; sql: string }> = [
+  { name: 'k_bool', type: 'BOOLEAN', sql: 'h % 2 = 0' },
+  { name: 'k_tiny', type: 'TINYINT', sql: '(h % 200)::INTEGER - 100' },
+  { name: 'k_int', type: 'INTEGER', sql: '(h % 50)::INTEGER' },
+  { name: 'k_big', type: 'BIGINT', sql: '(h % 100000)::BIGINT - 50000' },
+  { name: 'k_ubig', type: 'UBIGINT', sql: 'h % 1000' },
+  { name: 'k_huge', type: 'HUGEINT', sql: '(h % 30)::HUGEINT * 100000000000000000000' },
+  { name: 'k_dec', type: 'DECIMAL(9,2)', sql: '((h % 400)::INTEGER / 4)::DECIMAL(9,2)' },
+  { name: 'k_dec38', type: 'DECIMAL(38,3)', sql: '((h % 400)::INTEGER)::DECIMAL(38,3)' },
+  { name: 'k_str', type: 'VARCHAR', sql: "'s' || (h % 20)::VARCHAR" },
+  { name: 'k_long', type: 'VARCHAR', sql: "repeat('x', 70) || (h % 9)::VARCHAR" },
+  { name: 'k_blob', type: 'BLOB', sql: "('b' || (h % 7)::VARCHAR)::BLOB" },
+  { name: 'k_date', type: 'DATE', sql: "DATE '2024-01-01' + (i // 500)::INTEGER" },
+  { name: 'k_ts', type: 'TIMESTAMP', sql: "TIMESTAMP '2024-01-01' + INTERVAL ((h % 5000)::INTEGER) SECOND" },
+  { name: 'k_tstz', type: 'TIMESTAMPTZ', sql: "TIMESTAMPTZ '2024-01-01 00:00:00+00' + INTERVAL ((h % 300)::INTEGER) MINUTE" },
+  { name: 'k_time', type: 'TIME', sql: "TIME '00:00:00' + INTERVAL ((h % 86400)::INTEGER) SECOND" },
+  { name: 'k_uuid', type: 'UUID', sql: "('00000000-0000-0000-0000-' || lpad((h % 40)::VARCHAR, 12, '0'))::UUID" },
+  { name: 'k_dbl', type: 'DOUBLE', sql: "CASE h % 9 WHEN 0 THEN 'nan'::DOUBLE WHEN 1 THEN -0.0 WHEN 2 THEN 0.0 ELSE (h % 50)::DOUBLE / 4 END" },
+  { name: 'k_iv', type: 'INTERVAL', sql: "INTERVAL ((h % 40)::INTEGER) HOUR" },
+];
+
+const dir = tempDir('vtx-distinct-');
+let conn: DuckDBConnection;
+let run = 0;
+
+beforeAll(async () => {
+  ({ conn } = await openDb());
+});
+
+async function write(seed: number, rows: number, zone: number): Promise<{ table: string; src: string; hive: string }> {
+  const n = run++;
+  const table = `d${n}`;
+  const cols = KEYS.map((k, j) => {
+    const h = `hash(i * 1000003 + ${seed + j * 7919})`;
+    return `CASE WHEN ${h} % 13 = 0 THEN NULL ELSE (${k.sql.replace(/\bh\b/g, `(${h} // 13)`)})::${k.type} END AS ${k.name}`;
+  });
+  await conn.run(`CREATE TABLE ${table} AS SELECT i AS id, (i % 4)::BIGINT AS part, (i // 700)::INTEGER AS day, ${cols.join(', ')} FROM range(${rows}) r(i)`);
+  const sub = join(dir, `t${n}`);
+  mkdirSync(sub, { recursive: true });
+  await conn.run(`COPY (SELECT * FROM ${table} ORDER BY id) TO ${sqlString(join(sub, 'all.vtx'))} (FORMAT vortex, ROW_GROUP_SIZE ${zone})`);
+  await conn.run(`COPY (SELECT * FROM ${table} ORDER BY id) TO ${sqlString(join(sub, 'hive'))} (FORMAT vortex, PARTITION_BY (part), ROW_GROUP_SIZE ${zone})`);
+  return {
+    table,
+    src: `vortex_scan(${sqlString(join(sub, 'all.vtx'))})`,
+    hive: `vortex_scan(${sqlString(join(sub, 'hive', '*', '*.vtx'))}, hive_partitioning := true)`,
+  };
+}
+
+const WHERE = ['', 'WHERE id % 3 = 0', 'WHERE id >= 500 AND id < 3000', "WHERE part IN (1, 3)"];
+
+describe('distinct counts answered from the file', () => {
+  it('count(DISTINCT k) and approx_count_distinct(k) equal DuckDB, pushed and not', async () => {
+    let pushedExact = 0;
+    let pushedApprox = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: 1 << 30 }), fc.integer({ min: 1, max: 6000 }), fc.constantFrom(100, 1000, 122880),
+        fc.array(fc.tuple(fc.constantFrom(...KEYS), fc.constantFrom(...WHERE), fc.boolean(), fc.boolean()), { minLength: 4, maxLength: 4 }),
+        async (seed, rows, zone, cases) => {
+          const { table, src, hive } = await write(seed, rows, zone);
+          for (const [key, where, grouped, overHive] of cases) {
+            const from = overHive ? hive : src;
+            const sql = (f: string) => grouped
+              ? `SELECT day, count(DISTINCT ${key.name}), approx_count_distinct(${key.name}), count(*) FROM ${f} ${where} GROUP BY day ORDER BY day`
+              : `SELECT count(DISTINCT ${key.name}), approx_count_distinct(${key.name}), count(*) FROM ${f} ${where}`;
+            const want = await answerText(conn, sql(table));
+            expect(await answerText(conn, sql(from)), sql(from)).toBe(want);
+            await conn.run('SET vortex_pushdown = false');
+            expect(await answerText(conn, sql(from)), `pushdown off: ${sql(from)}`).toBe(want);
+            await conn.run('RESET vortex_pushdown');
+            const plan = await explain(conn, sql(from));
+            pushedExact += /Pushed Aggregates[\s\S]*count\(DISTINCT/.test(plan) ? 1 : 0;
+            pushedApprox += /Pushed Aggregates[\s\S]*approx_count_distinct/.test(plan) ? 1 : 0;
+          }
+        }),
+      { seed: SEED, numRuns: RUNS, endOnFailure: true },
+    );
+    expect(pushedExact).toBeGreaterThan(RUNS);
+    expect(pushedApprox).toBeGreaterThan(RUNS / 2);
+  }, 900_000);
+
+  it('are pushed, and shown in EXPLAIN; switches turn them off', async () => {
+    const { table, src } = await write(5, 20000, 1000);
+    const sql = (f: string) => `SELECT count(DISTINCT k_str), approx_count_distinct(k_big) FROM ${f}`;
+    const plan = (await explain(conn, sql(src))).replace(/[\s│]+/g, ' ');
+    expect(plan).toMatch(/Pushed Aggregates: count\(DISTINCT k_str\) approx_count_distinct ?\(k_big\)/);
+    expect(await answerText(conn, sql(src))).toBe(await answerText(conn, sql(table)));
+    for (const setting of ['vortex_pushdown_distinct', 'vortex_pushdown_approx_distinct']) {
+      await conn.run(`SET ${setting} = false`);
+      expect(await explain(conn, sql(src))).not.toContain('Pushed Aggregates');
+      expect(await answerText(conn, sql(src))).toBe(await answerText(conn, sql(table)));
+      await conn.run(`RESET ${setting}`);
+    }
+  });
+});
+
+describe('files without sketches', () => {
+  it('COPY (SKETCHES false) writes none: approx_count_distinct is counted by DuckDB and EXPLAIN says why', async () => {
+    const { table } = await write(11, 5000, 1000);
+    const file = join(dir, 'nosketch.vtx');
+    const sized = join(dir, 'sketch.vtx');
+    await conn.run(`COPY (SELECT * FROM ${table} ORDER BY id) TO ${sqlString(file)} (FORMAT vortex, ROW_GROUP_SIZE 1000, SKETCHES false)`);
+    await conn.run(`COPY (SELECT * FROM ${table} ORDER BY id) TO ${sqlString(sized)} (FORMAT vortex, ROW_GROUP_SIZE 1000, SKETCHES)`);
+    const sql = (f: string) => `SELECT approx_count_distinct(k_big), count(DISTINCT k_str) FROM ${f}`;
+    const want = await answerText(conn, sql(table));
+    expect(await answerText(conn, sql(sqlString(file)))).toBe(want);
+    expect(await answerText(conn, sql(sqlString(sized)))).toBe(want);
+    const plan = (await explain(conn, sql(sqlString(file)))).replace(/[\s│]+/g, ' ');
+    expect(plan).not.toContain('Pushed Aggregates');
+    expect(plan).toMatch(/keeps no sketches/);
+    expect(await explain(conn, sql(sqlString(sized)))).toContain('Pushed Aggregates');
+    // 64 bytes per zone and column: the sketches cost little.
+    const size = (f: string) => readFileSync(f).length;
+    expect(size(sized)).toBeGreaterThan(size(file));
+    await expect(conn.run(`COPY ${table} TO ${sqlString(join(dir, 'bad.vtx'))} (FORMAT vortex, SKETCHES 'maybe')`))
+      .rejects.toThrow(/sketches must be true or false, got maybe|convert string 'maybe' to BOOL/);
+  });
+});
+
+describe('files whose sketches or distinct values disagree with their rows', () => {
+  // Forged version-4 files (test/workers/vtx-forge.ts) of one BIGINT column holding 1, 2, 3, with
+  // the hash fingerprint of a genuine BIGINT file (the last 8 bytes of its footer) so that its
+  // sketch would be used.
+  let fingerprint: bigint;
+  const forgedFile = (name: string, stats: Partial<Stats>) => {
+    const v = [1n, 2n, 3n];
+    const path = join(dir, name);
+    writeFileSync(path, forge([{ name: 'k', type: TYPE.BIGINT }], [{ rows: 3, chunks: [{ body: plainFixed(v, 8), stats: { ...intStats(v, 8), ...stats } }] }], 4, [fingerprint]));
+    return path;
+  };
+  const refuses = async (sql: string, path: string, reason: RegExp) => {
+    const text = await answerText(conn, sql);
+    expect(text).toContain(`vortex: file "${path}" is not a valid .vtx file`);
+    expect(text).toMatch(reason);
+  };
+
+  beforeAll(async () => {
+    const genuine = join(dir, 'genuine.vtx');
+    await conn.run(`COPY (SELECT range::BIGINT AS k FROM range(3)) TO ${sqlString(genuine)} (FORMAT vortex)`);
+    const b = readFileSync(genuine);
+    const footerEnd = b.length - 12;
+    fingerprint = b.readBigUInt64LE(footerEnd - 8);
+  });
+
+  it('the honest forged file is answered (its distinct values are checked against its rows)', async () => {
+    const path = forgedFile('honest.vtx', { distinct: [le(1n, 8), le(2n, 8), le(3n, 8)].sort(Buffer.compare) });
+    const sql = `SELECT count(DISTINCT k) FROM ${sqlString(path)}`;
+    expect(await explain(conn, sql)).toContain('Pushed Aggregates');
+    expect(await answerText(conn, sql)).toBe(JSON.stringify({ types: ['BIGINT'], rows: [['3n']] }));
+  });
+
+  it('distinct values that miss a value of the rows are refused, naming the file', async () => {
+    const path = forgedFile('missing.vtx', { distinct: [le(1n, 8), le(3n, 8)].sort(Buffer.compare) });
+    await refuses(`SELECT count(DISTINCT k) FROM ${sqlString(path)}`, path, /distinct values of zone 0 of column "k" disagrees with its rows/);
+  });
+
+  it('a sketch that is not the rows\' is refused, naming the file', async () => {
+    const sketch = Array(64).fill(0);
+    sketch[5] = 3;
+    const path = forgedFile('sketch.vtx', { sketch });
+    await refuses(`SELECT approx_count_distinct(k) FROM ${sqlString(path)}`, path, /sketch of zone 0 of column "k" disagrees with its rows/);
+  });
+
+  it('statistics that contradict themselves are refused when the footer is read', async () => {
+    const path = forgedFile('order.vtx', { distinct: [le(3n, 8), le(1n, 8), le(2n, 8)] });
+    await refuses(`SELECT count(*) FROM ${sqlString(path)}`, path, /distinct values out of order/);
+    const high = Array(64).fill(0);
+    high[0] = 60;
+    const reg = forgedFile('register.vtx', { sketch: high });
+    await refuses(`SELECT count(*) FROM ${sqlString(reg)}`, reg, /sketch register out of range/);
+  });
+});
