@@ -70,6 +70,13 @@ function resolveOrNull(id) {
 }
 
 try {
+  if (process.env._PACOTE_NO_PREPARE_) {
+    // npm is preparing a git dependency: it installs the clone (to run `prepare`), packs it and
+    // installs the result, whose own install builds for the service's node-api. A build here
+    // would be thrown away (build/ is not packed).
+    log('preparing a git dependency: the native addon is built when the packed result is installed');
+    process.exit(0);
+  }
   const from = project();
   process.env.DUCKDB_VORTEX_NODE_API_FROM = from;
   const nodeApi = process.env.DUCKDB_VORTEX_NODE_API || installedNodeApi(from);

@@ -232,6 +232,9 @@ void ScanComplexFilter(ClientContext &, LogicalGet &get, FunctionData *bind_data
                        vector<unique_ptr<Expression>> &filters) {
 	auto &bind = bind_data->Cast<ScanBindData>();
 	bind.null_filters.clear();
+	if (!bind.uniform) {
+		return; // zone statistics are per file field (schema_union.hpp): not used to skip
+	}
 	for (auto &f : filters) {
 		auto type = f->GetExpressionType();
 		if ((type != ExpressionType::OPERATOR_IS_NULL && type != ExpressionType::OPERATOR_IS_NOT_NULL) ||
