@@ -16,7 +16,7 @@ import { join, sep } from 'node:path';
 import { buildTarget, installedNodeApi, root } from './duckdb-headers.mjs';
 
 const require = createRequire(join(root, 'package.json'));
-const support = require('./support.cjs');
+const support = require(join(root, 'scripts', 'support.cjs'));
 const log = (m) => process.stderr.write(`[duckdb-vortex] ${m}\n`);
 
 function announce(m) {

@@ -133,4 +133,18 @@ describe.skipIf(!existsSync(shared))('DuckDB headers from a source archive', () 
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/DuckDB 1\.4\.4 headers verified \(sha256 2399daf42df705f70cd8dddda02238db0e374d82432f144c17ebb6cd2a60400e\)/);
   }, 120_000);
+
+  it.skipIf(!existsSync('/usr/bin/script'))('announces a compile on the terminal even when npm swallows the script\'s output', () => {
+    // npm (without --foreground-scripts) pipes an install script's output away; the notice is also
+    // written to the terminal. Here: stderr discarded, a pseudo-terminal (script(1)) records the tty.
+    const pkg = packageCopy(join(dir, 'tty'));
+    for (const f of ['install.mjs', 'build-gyp.mjs']) cpSync(join(root, 'scripts', f), join(pkg, 'scripts', f));
+    const tty = join(dir, 'tty.txt');
+    const r = spawnSync('script', ['-qec', `${process.execPath} scripts/install.mjs 2>/dev/null`, tty], {
+      cwd: pkg, encoding: 'utf8',
+      env: { ...process.env, INIT_CWD: pkg, DUCKDB_VORTEX_NODE_API: undefined, DUCKDB_VORTEX_HEADERS: undefined, DUCKDB_VORTEX_SOURCE_URL: 'file:///nonexistent/duckdb.tar.gz' } as NodeJS.ProcessEnv,
+    });
+    expect(r.status).not.toBe(0); // the build then fails at once: no source archive
+    expect(readFileSync(tty, 'utf8')).toMatch(/no prebuilt binary for DuckDB 1\.4\.4 on [\w-]+: compiling the native addon from source now\. This takes 5-10 minutes[\s\S]*--foreground-scripts/);
+  });
 });
