@@ -18,7 +18,9 @@ try {
   if (!lines.length) throw new Error(`prebuild: --only ${values.only} is not a supported line (${LINES.map((l) => l.duckdb).join(', ')})`);
   for (const line of lines) {
     const started = Date.now();
-    await buildWithGyp({ nodeApi: line.nodeApi, prebuild: true, arch: values.arch });
+    // Some node-api revisions published no bindings for some platforms (duckdb-lines.json platforms).
+    const nodeApi = line.platforms?.[`${process.platform}-${values.arch}`]?.nodeApi ?? line.nodeApi;
+    await buildWithGyp({ nodeApi, prebuild: true, arch: values.arch });
     process.stderr.write(`[duckdb-vortex] prebuild for DuckDB ${line.duckdb} on ${process.platform}-${values.arch}: ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
   }
 } catch (e) {

@@ -56,7 +56,8 @@ try {
     const app = join(work, `app-${l.duckdb}`);
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: `arm64-${l.duckdb.replace(/\./g, '-')}`, private: true }));
-    npm(['install', '--ignore-scripts', '--cpu=arm64', '--os=linux', tarball, `@duckdb/node-api@${l.nodeApi}`], app);
+    const nodeApi = l.platforms?.['linux-arm64']?.nodeApi ?? l.nodeApi;
+    npm(['install', '--ignore-scripts', '--cpu=arm64', '--os=linux', tarball, `@duckdb/node-api@${nodeApi}`], app);
     writeFileSync(join(app, 'check.cjs'), `
       const { DuckDBInstance, version } = require('@duckdb/node-api');
       const { registerVortex } = require('duckdb-vortex');
@@ -75,7 +76,7 @@ try {
     const ok = result.arch === 'arm64' && result.duckdb === `v${l.duckdb}` && result.registered && result.pushed &&
       JSON.stringify(result.rows) === JSON.stringify([['4999950000', '100000', '0', '6']]) &&
       result.loaded.some((p) => p.includes(`prebuilds/linux-arm64/duckdb-${l.duckdb}/`));
-    log(`${ok ? 'ok' : 'FAILED'}: @duckdb/node-api ${l.nodeApi} under qemu-aarch64 (${Math.round((Date.now() - started) / 1000)} s): ${JSON.stringify(result)}`);
+    log(`${ok ? 'ok' : 'FAILED'}: @duckdb/node-api ${nodeApi} under qemu-aarch64 (${Math.round((Date.now() - started) / 1000)} s): ${JSON.stringify(result)}`);
     if (!ok) failed++;
   }
 } finally {

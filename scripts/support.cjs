@@ -17,11 +17,16 @@ function lineOf(version) {
   return lines.find((l) => l.duckdb === duckdb);
 }
 
+/** The @duckdb/node-api of a line on a platform (some revisions published no bindings for some platforms). */
+function nodeApiOf(line, platform = `${process.platform}-${process.arch}`) {
+  return line.platforms?.[platform]?.nodeApi ?? line.nodeApi;
+}
+
 /** The @duckdb/node-api version to pin instead of `version`: the same minor line when there is one, else the newest. */
-function suggestedPin(version) {
+function suggestedPin(version, platform) {
   const [major, minor] = duckdbOf(version).split('.');
   const same = lines.filter((l) => l.duckdb.startsWith(`${major}.${minor}.`));
-  return (same.length ? same : lines)[(same.length ? same : lines).length - 1].nodeApi;
+  return nodeApiOf((same.length ? same : lines)[(same.length ? same : lines).length - 1], platform);
 }
 
 const supportedText = () => lines.map((l) => `@duckdb/node-api ${l.nodeApi} (DuckDB v${l.duckdb})`).join(', ');
@@ -43,4 +48,4 @@ function unsupportedMessage({ duckdb, nodeApi = null }) {
   );
 }
 
-module.exports = { lines, duckdbOf, lineOf, suggestedPin, unsupportedMessage, supportedText };
+module.exports = { lines, duckdbOf, lineOf, nodeApiOf, suggestedPin, unsupportedMessage, supportedText };

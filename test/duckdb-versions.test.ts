@@ -47,11 +47,12 @@ describe('DuckDB versions', () => {
     // The same text as the install script's (scripts/support.cjs), which also names the package version.
     const support = createRequire(join(root, 'package.json'))('./scripts/support.cjs') as {
       unsupportedMessage(v: { duckdb: string; nodeApi?: string }): string;
-      suggestedPin(v: string): string;
+      suggestedPin(v: string, platform?: string): string;
     };
     expect(message).toBe(support.unsupportedMessage({ duckdb: '1.5.6' }));
     expect(support.unsupportedMessage({ duckdb: '1.5.6', nodeApi: '1.5.6-r.1' })).toContain('does not support @duckdb/node-api 1.5.6-r.1 (DuckDB v1.5.6)');
-    expect(support.suggestedPin('1.4.3-r.2')).toBe('1.4.4-r.4');
+    expect(support.suggestedPin('1.4.3-r.2', 'linux-x64')).toBe('1.4.4-r.4');
+    expect(support.suggestedPin('1.4.3-r.2', 'linux-arm64')).toBe('1.4.4-r.3'); // r.4 published no arm64 bindings
     expect(support.suggestedPin('2.0.0-r.1')).toBe('1.5.5-r.5');
   });
 

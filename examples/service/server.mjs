@@ -32,7 +32,7 @@ if (!existsSync(dataset)) {
       SELECT i AS order_id,
              (['eu', 'us', 'apac', 'latam'])[i % 4 + 1] AS region,
              DATE '2025-01-01' + (i % 365)::INTEGER AS day,
-             ((i * 7919) % 10000)::DECIMAL(10, 2) / 100 AS amount
+             (((i * 7919) % 10000) / 100)::DECIMAL(10, 2) AS amount
       FROM range(${rows}) t(i)
     ) TO ${quote(dataset)} (FORMAT vortex)`);
 }
