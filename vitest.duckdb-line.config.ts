@@ -30,6 +30,7 @@ export const DUCKDB_LINE_TESTS = [
   'filters-property',
   'encodings', // ALP, bit-packing, dictionary vectors
   'nested', // nested and ENUM columns (format version 3)
+  'union-by-name', // files whose schemas differ, against read_parquet (issue 24)
 ];
 
 const dir = process.env.VORTEX_NODE_API_DIR;

@@ -31,8 +31,8 @@ if (what) {
   try {
     const target = buildTarget();
     switch (what) {
-      case 'includes': console.log(ensureHeaders(target.duckdb).join('\n')); break;
-      case 'isystem': console.log(ensureHeaders(target.duckdb).map((d) => `-isystem ${d}`).join(' ')); break;
+      case 'includes': console.log((await ensureHeaders(target.duckdb)).join('\n')); break;
+      case 'isystem': console.log((await ensureHeaders(target.duckdb)).map((d) => `-isystem ${d}`).join(' ')); break;
       case 'libduckdb': console.log(libduckdbPath(target.nodeApi)); break;
       case 'version': console.log(`v${target.duckdb}`); break;
       case 'version-number': console.log(versionNumber(target.duckdb)); break;

@@ -10,7 +10,7 @@ import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildTarget, ensureHeaders, libduckdbPath, root } from './duckdb-headers.mjs';
+import { buildTarget, ensureHeaders, libduckdbPath, root, targetArch } from './duckdb-headers.mjs';
 
 function nodeGyp() {
   if (process.env.npm_config_node_gyp && existsSync(process.env.npm_config_node_gyp)) return process.env.npm_config_node_gyp;
@@ -25,25 +25,36 @@ function nodeGyp() {
   throw new Error('duckdb-vortex: node-gyp was not found to build the native addon (it ships with npm)');
 }
 
-export function buildWithGyp({ nodeApi, prebuild = false } = {}) {
+/** Compiler settings for a cross build to `arch` (Debian's cross toolchains: g++-aarch64-linux-gnu). */
+export function crossEnv(arch) {
+  if (arch === process.arch) return {};
+  const triplets = { arm64: 'aarch64-linux-gnu', x64: 'x86_64-linux-gnu' };
+  const prefix = process.env.DUCKDB_VORTEX_CROSS_PREFIX ?? (triplets[arch] ? `${triplets[arch]}-` : null);
+  if (process.platform !== 'linux' || prefix === null) throw new Error(`duckdb-vortex: no cross toolchain known for ${process.platform}-${arch} (set DUCKDB_VORTEX_CROSS_PREFIX)`);
+  return { CC: `${prefix}gcc`, CXX: `${prefix}g++`, LINK: `${prefix}g++`, AR: `${prefix}ar`, STRIP: `${prefix}strip` };
+}
+
+export async function buildWithGyp({ nodeApi, prebuild = false, arch = targetArch() } = {}) {
   const target = buildTarget(nodeApi);
-  ensureHeaders(target.duckdb);
-  libduckdbPath(target.nodeApi);
-  process.stderr.write(`[duckdb-vortex] node-gyp: building the native addon for DuckDB ${target.duckdb} (@duckdb/node-api ${target.nodeApi})\n`);
-  const env = { ...process.env, DUCKDB_VORTEX_NODE_API: target.nodeApi };
+  const cross = crossEnv(arch);
+  const env = { ...process.env, DUCKDB_VORTEX_NODE_API: target.nodeApi, DUCKDB_VORTEX_ARCH: arch, ...cross };
+  process.env.DUCKDB_VORTEX_ARCH = arch;
+  await ensureHeaders(target.duckdb);
+  libduckdbPath(target.nodeApi, arch);
+  process.stderr.write(`[duckdb-vortex] node-gyp: building the native addon for DuckDB ${target.duckdb} (@duckdb/node-api ${target.nodeApi}) on ${process.platform}-${arch}\n`);
   const jobs = process.env.JOBS || process.env.VORTEX_BUILD_JOBS || '2';
-  const args = ['rebuild', '--release', `--jobs=${jobs}`];
+  const args = ['rebuild', '--release', `--jobs=${jobs}`, `--arch=${arch}`];
   // Node's own headers, when this Node installation carries them, spare node-gyp a download.
   const nodedir = join(dirname(process.execPath), '..');
   if (!process.env.npm_config_nodedir && existsSync(join(nodedir, 'include', 'node', 'node_api.h'))) args.push(`--nodedir=${nodedir}`);
   execFileSync(process.execPath, [nodeGyp(), ...args], { cwd: root, stdio: 'inherit', env });
   const built = join(root, 'build', 'Release', 'duckdb_vortex.node');
   const dest = prebuild
-    ? join(root, 'prebuilds', `${process.platform}-${process.arch}`, `duckdb-${target.duckdb}`, 'duckdb_vortex.node')
+    ? join(root, 'prebuilds', `${process.platform}-${arch}`, `duckdb-${target.duckdb}`, 'duckdb_vortex.node')
     : join(root, 'build', `duckdb-${target.duckdb}`, 'Release', 'duckdb_vortex.node');
   mkdirSync(dirname(dest), { recursive: true });
   copyFileSync(built, dest);
-  if (prebuild && process.platform === 'linux') execFileSync('strip', ['--strip-all', dest], { stdio: 'inherit' });
+  if (prebuild && process.platform === 'linux') execFileSync(cross.STRIP ?? 'strip', ['--strip-all', dest], { stdio: 'inherit' });
   if (prebuild && process.platform === 'darwin') execFileSync('strip', ['-Sx', dest], { stdio: 'inherit' });
   process.stderr.write(`[duckdb-vortex] built ${dest}\n`);
   return dest;
@@ -51,7 +62,7 @@ export function buildWithGyp({ nodeApi, prebuild = false } = {}) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   try {
-    buildWithGyp({ prebuild: process.argv.includes('--prebuild') });
+    await buildWithGyp({ prebuild: process.argv.includes('--prebuild') });
   } catch (e) {
     process.stderr.write(`${e.message}\n`);
     process.exit(1);

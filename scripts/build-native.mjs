@@ -15,7 +15,7 @@ export function cmakeBuildDir(duckdb) {
 try {
   const target = buildTarget();
   // Fetch and verify everything up front, so that a missing input fails here with its message.
-  ensureHeaders(target.duckdb);
+  await ensureHeaders(target.duckdb);
   libduckdbPath(target.nodeApi);
   const cmakeJs = createRequire(join(root, 'package.json')).resolve('cmake-js/bin/cmake-js');
   const args = process.argv.slice(2);

@@ -7,20 +7,30 @@
 // Target: the @duckdb/node-api installed next to the package, or DUCKDB_VORTEX_NODE_API=<version>
 // (e.g. 1.5.5-r.5; that node-api is then installed into the git-ignored .cache/ to link against).
 //
-// Headers, verified before use and extracted into the git-ignored .cache/:
-//   - 1.4.x: the `duckdb` npm package of that version, which ships DuckDB's source
-//     (`npm pack`, never `npm install`; sha512 pinned);
-//   - other releases (1.5.x), from DUCKDB_VORTEX_HEADERS when set: a checkout of DuckDB's source at the matching tag
-//     (its src/include and third_party are used as they are), or a tarball of those two folders
-//     (verified against the sha256 pinned in duckdb-lines.json, or DUCKDB_VORTEX_HEADERS_SHA256),
-//     or a directory holding such a tarball;
-//   - otherwise from ../shared/duckdb-headers/ beside the checkout (no registry package carries them).
+// Headers: the C++ headers of DuckDB's source at the matching tag, verified before use against
+// the sha256 pinned in duckdb-lines.json and extracted into the git-ignored .cache/. Only
+// include directories are kept (HEADER_DIRS), and the pin is the sha256 of exactly that tree
+// (treeDigest: every .h/.hpp/.ipp/.inc file's sha256 and path), so any archive of the tag
+// verifies, whatever its packaging: GitHub's tag archive, a headers-only tarball, a checkout.
+// Where from, in order:
+//   - DUCKDB_VORTEX_HEADERS: a checkout of DuckDB's source at the tag, a source or headers
+//     archive (.tar.gz), or a directory holding duckdb-<version>-headers.tar.gz (offline builds);
+//   - DUCKDB_VORTEX_SOURCE_URL: the URL of a source archive (https:// or file://; `{version}` is
+//     replaced by e.g. 1.5.5);
+//   - the line's default: the `duckdb` npm package for 1.4.x (npm pack, sha512-verified: it
+//     ships DuckDB's source), else DuckDB's tag archive (headers.url).
+// Nothing is downloaded when a verified extraction is already in .cache/, and scripts/install.mjs
+// builds (and so gets headers) only when no prebuilt binary matches.
+// DUCKDB_VORTEX_HEADERS_SHA256 pins the tree for a release duckdb-lines.json does not list.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as tar from 'tar';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const LINES = JSON.parse(readFileSync(join(root, 'scripts', 'duckdb-lines.json'), 'utf8')).lines;
@@ -39,7 +49,16 @@ export function versionNumber(duckdb) {
   return a * 10000 + b * 100 + c;
 }
 
-function installedNodeApi(from = root) {
+/**
+ * The project whose @duckdb/node-api the build targets: DUCKDB_VORTEX_NODE_API_FROM (the install
+ * script sets it to the service that runs `npm install`, whose copy may not be the one this folder
+ * resolves: a symlinked install, `npm link`), else this package.
+ */
+export function nodeApiProject() {
+  return process.env.DUCKDB_VORTEX_NODE_API_FROM || root;
+}
+
+export function installedNodeApi(from = nodeApiProject()) {
   try {
     const req = createRequire(join(from, 'package.json'));
     return JSON.parse(readFileSync(req.resolve('@duckdb/node-api/package.json'), 'utf8')).version;
@@ -60,12 +79,17 @@ export function buildTarget(nodeApi = process.env.DUCKDB_VORTEX_NODE_API || inst
   return { nodeApi, duckdb, line: LINES.find((l) => l.duckdb === duckdb) };
 }
 
+/** The CPU the build is for: DUCKDB_VORTEX_ARCH (arm64 is cross-compiled on x64, see scripts/prebuild.mjs), else this one. */
+export function targetArch() {
+  return process.env.DUCKDB_VORTEX_ARCH || process.arch;
+}
+
 /**
- * A directory from which `@duckdb/node-api@nodeApi` resolves: the package itself when that is
+ * A directory from which `@duckdb/node-api@nodeApi` resolves: the target project when that is
  * the installed version, otherwise a private install in .cache/ (only to link against).
  */
 export function ensureNodeApi(nodeApi) {
-  if (installedNodeApi() === nodeApi) return root;
+  if (installedNodeApi() === nodeApi) return nodeApiProject();
   const dir = join(root, '.cache', `node-api-${nodeApi}`);
   const version = () => {
     try {
@@ -85,133 +109,258 @@ export function ensureNodeApi(nodeApi) {
   return dir;
 }
 
-/** The libduckdb shared library shipped by @duckdb/node-bindings next to that node-api. */
-export function libduckdbPath(nodeApi) {
+const LIBDUCKDB = { darwin: 'libduckdb.dylib', win32: 'duckdb.lib' };
+
+/**
+ * The libduckdb shared library shipped by @duckdb/node-bindings-<platform>-<arch> next to that
+ * node-api. For another CPU (cross builds) the platform package, which npm installs only on its
+ * own CPU, is unpacked from the registry into .cache/ (npm pack, integrity checked by npm).
+ */
+export function libduckdbPath(nodeApi, arch = targetArch()) {
   const req = createRequire(join(ensureNodeApi(nodeApi), 'package.json'));
   const api = dirname(req.resolve('@duckdb/node-api/package.json'));
   const bindings = dirname(createRequire(join(api, 'package.json')).resolve('@duckdb/node-bindings/package.json'));
-  const platformPkg = `@duckdb/node-bindings-${process.platform}-${process.arch}`;
-  const dir = dirname(createRequire(join(bindings, 'package.json')).resolve(`${platformPkg}/package.json`));
-  const name = process.platform === 'darwin' ? 'libduckdb.dylib' : process.platform === 'win32' ? 'duckdb.lib' : 'libduckdb.so';
-  return join(dir, name);
+  const platformPkg = `@duckdb/node-bindings-${process.platform}-${arch}`;
+  const name = LIBDUCKDB[process.platform] ?? 'libduckdb.so';
+  if (arch === process.arch) {
+    return join(dirname(createRequire(join(bindings, 'package.json')).resolve(`${platformPkg}/package.json`)), name);
+  }
+  const version = JSON.parse(readFileSync(join(bindings, 'package.json'), 'utf8')).version;
+  const dir = join(root, '.cache', `node-bindings-${process.platform}-${arch}-${version}`);
+  const lib = join(dir, 'package', name);
+  if (!existsSync(lib)) {
+    log(`npm pack ${platformPkg}@${version} into ${dir} (libduckdb for ${arch})`);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    const out = execFileSync('npm', ['pack', `${platformPkg}@${version}`, '--pack-destination', dir, '--json', '--ignore-scripts'], {
+      encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], shell: process.platform === 'win32',
+    });
+    tar.x({ file: join(dir, JSON.parse(out)[0].filename), cwd: dir, sync: true });
+    if (!existsSync(lib)) throw new Error(`duckdb-vortex: ${platformPkg}@${version} holds no ${name}`);
+  }
+  return lib;
 }
 
-function digest(file, algorithm, encoding) {
-  return createHash(algorithm).update(readFileSync(file)).digest(encoding);
+/** The parts of DuckDB's source tree the addon compiles against. */
+export const HEADER_DIRS = ['src/include', 'third_party/fastpforlib', 'third_party/fmt', 'third_party/fsst',
+  'third_party/hyperloglog', 'third_party/lz4', 'third_party/utf8proc', 'third_party/zstd'];
+const HEADER_FILE = /\.(h|hpp|ipp|inc)$/;
+
+function headerFiles(top) {
+  const out = [];
+  const walk = (rel) => {
+    let entries = [];
+    try {
+      entries = readdirSync(join(top, rel), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const r = `${rel}/${e.name}`;
+      if (e.isDirectory()) walk(r);
+      else if (e.isFile() && HEADER_FILE.test(e.name)) out.push(r);
+    }
+  };
+  HEADER_DIRS.forEach(walk);
+  return out.sort();
 }
 
-/** A verified extraction in .cache/duckdb-<v>/{include,third_party}, redone when its marker differs. */
-function cached(duckdb, marker, extract) {
+/**
+ * sha256 of the header tree under `top` (a folder holding src/include and third_party): over
+ * the sorted lines "<sha256 of the file>  <path>" (sha256sum's format) of every header file in
+ * HEADER_DIRS. Independent of how the tree was archived.
+ */
+export function treeDigest(top) {
+  const h = createHash('sha256');
+  for (const f of headerFiles(top)) h.update(`${createHash('sha256').update(readFileSync(join(top, f))).digest('hex')}  ${f}\n`);
+  return h.digest('hex');
+}
+
+/** The tree digests accepted for DuckDB `duckdb`: { digest: what it is }. */
+function pins(duckdb, line) {
+  const env = process.env.DUCKDB_VORTEX_HEADERS_SHA256;
+  if (env) return { [env.trim().toLowerCase()]: 'DUCKDB_VORTEX_HEADERS_SHA256' };
+  return line?.headers.sha256 ?? {};
+}
+
+function verifyTree(duckdb, line, top, what) {
+  const accepted = pins(duckdb, line);
+  const actual = treeDigest(top);
+  if (!Object.keys(accepted).length) {
+    throw new Error(`duckdb-vortex: DuckDB ${duckdb} is not a supported line, so no sha256 is pinned for its headers: ` +
+      `set DUCKDB_VORTEX_HEADERS_SHA256=${actual} if ${what} is DuckDB's source at tag v${duckdb}, or use a checkout with DUCKDB_VORTEX_HEADERS.`);
+  }
+  if (!accepted[actual]) {
+    throw new Error(`duckdb-vortex: ${what} failed verification: the sha256 of its DuckDB ${duckdb} headers is ${actual}, ` +
+      `but scripts/duckdb-lines.json pins ${Object.entries(accepted).map(([d, w]) => `${d} (${w})`).join(' or ')}. ` +
+      `It is not DuckDB's source at tag v${duckdb}, or it was altered; the build stops rather than compile against it.`);
+  }
+  return actual;
+}
+
+/** Moves a verified tree's include directories into .cache/duckdb-<v>/ (marker: its digest). */
+function install(duckdb, top, digest) {
   const dir = join(root, '.cache', `duckdb-${duckdb}`);
-  const file = join(dir, 'VERIFIED');
-  if (existsSync(file) && readFileSync(file, 'utf8').trim() === marker) return dir;
+  const next = `${dir}.partial`;
+  rmSync(next, { recursive: true, force: true });
+  mkdirSync(next, { recursive: true });
+  renameSync(join(top, 'src'), join(next, 'src'));
+  renameSync(join(top, 'third_party'), join(next, 'third_party'));
+  writeFileSync(join(next, 'VERIFIED'), digest + '\n');
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(next, dir);
+  log(`DuckDB ${duckdb} headers verified (sha256 ${digest}) and ready in ${dir}`);
+  return dir;
+}
+
+/** The cached, verified headers of `duckdb`, or null. */
+function cachedTree(duckdb, line) {
+  const dir = join(root, '.cache', `duckdb-${duckdb}`);
+  try {
+    const marker = readFileSync(join(dir, 'VERIFIED'), 'utf8').trim();
+    return pins(duckdb, line)[marker] ? dir : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The folder inside an extraction that holds src/include/duckdb.hpp (GitHub: duckdb-<v>/, npm: package/src/duckdb/). */
+function findTop(dir, depth = 0) {
+  if (existsSync(join(dir, 'src', 'include', 'duckdb.hpp'))) return dir;
+  if (depth >= 3) return null;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (!e.isDirectory()) continue;
+    const found = findTop(join(dir, e.name), depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+/** Extracts the header directories of a source archive, verifies them and moves them into the cache. */
+async function fromArchive(duckdb, line, archive, what) {
   mkdirSync(join(root, '.cache'), { recursive: true });
-  // Staged inside .cache/ so that the final renames never cross file systems.
   const work = mkdtempSync(join(root, '.cache', 'tmp-headers-'));
   try {
-    const next = `${dir}.partial`;
-    rmSync(next, { recursive: true, force: true });
-    mkdirSync(next, { recursive: true });
-    const { include, thirdParty } = extract(work);
-    renameSync(include, join(next, 'include'));
-    renameSync(thirdParty, join(next, 'third_party'));
-    writeFileSync(join(next, 'VERIFIED'), marker + '\n');
-    rmSync(dir, { recursive: true, force: true });
-    renameSync(next, dir);
-    log(`DuckDB ${duckdb} headers ready in ${dir}`);
-    return dir;
+    const wanted = new RegExp(`(^|/)(${HEADER_DIRS.map((d) => d.replace('/', '\\/')).join('|')})/`);
+    try {
+      await tar.x({
+        file: archive, cwd: work, strict: true,
+        filter: (path, entry) => entry.type !== 'Directory' && wanted.test(path) && HEADER_FILE.test(path),
+      });
+    } catch (e) {
+      throw new Error(`duckdb-vortex: ${what} is not a readable .tar.gz source archive (${e.message})`);
+    }
+    const top = findTop(work);
+    if (!top) throw new Error(`duckdb-vortex: ${what} holds no <top>/src/include/duckdb.hpp: it is not a DuckDB source archive`);
+    const digest = verifyTree(duckdb, line, top, what);
+    return install(duckdb, top, digest);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
 }
 
-function fromNpm(duckdb, headers) {
-  return cached(duckdb, headers.integrity, (work) => {
-    log(`npm pack ${headers.package}`);
-    const out = execFileSync('npm', ['pack', headers.package, '--pack-destination', work, '--json', '--ignore-scripts'], {
+/** A file:// or http(s):// archive as a local file (downloads go to `work`). */
+async function fetchArchive(url, work, duckdb) {
+  if (url.startsWith('file:')) {
+    const file = fileURLToPath(url);
+    if (!existsSync(file)) throw new Error(`duckdb-vortex: ${url} does not exist`);
+    return file;
+  }
+  if (!/^https?:\/\//.test(url)) throw new Error(`duckdb-vortex: DUCKDB_VORTEX_SOURCE_URL must be an https://, http:// or file:// URL, got "${url}"`);
+  log(`downloading DuckDB ${duckdb}'s source archive ${url} (only its C++ headers are kept)`);
+  let response;
+  try {
+    response = await fetch(url, { redirect: 'follow' });
+  } catch (e) {
+    throw new Error(`duckdb-vortex: could not download ${url} (${e.cause?.message ?? e.message})`);
+  }
+  if (!response.ok || !response.body) throw new Error(`duckdb-vortex: could not download ${url} (HTTP ${response.status})`);
+  const file = join(work, 'source.tar.gz');
+  await pipeline(Readable.fromWeb(response.body), createWriteStream(file));
+  return file;
+}
+
+async function fromUrl(duckdb, line, url) {
+  mkdirSync(join(root, '.cache'), { recursive: true });
+  const work = mkdtempSync(join(root, '.cache', 'tmp-download-'));
+  try {
+    return await fromArchive(duckdb, line, await fetchArchive(url, work, duckdb), url);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+async function fromNpm(duckdb, line) {
+  const { package: spec, integrity } = line.headers.npm;
+  mkdirSync(join(root, '.cache'), { recursive: true });
+  const work = mkdtempSync(join(root, '.cache', 'tmp-npm-'));
+  try {
+    log(`npm pack ${spec} (DuckDB ${duckdb}'s source; only its C++ headers are kept)`);
+    const out = execFileSync('npm', ['pack', spec, '--pack-destination', work, '--json', '--ignore-scripts'], {
       encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], shell: process.platform === 'win32',
     });
     const tarball = join(work, JSON.parse(out)[0].filename);
-    const actual = 'sha512-' + digest(tarball, 'sha512', 'base64');
-    if (actual !== headers.integrity) {
-      throw new Error(`${headers.package} tarball failed verification: expected ${headers.integrity}, got ${actual}`);
-    }
-    log('integrity verified; extracting include directories');
-    const staging = join(work, 'extract');
-    mkdirSync(staging);
-    const subtrees = ['package/src/duckdb/src/include', 'package/src/duckdb/third_party'];
-    execFileSync('tar', ['-xzf', tarball, '-C', staging, '--wildcards', '--exclude=*/icu/*',
-      ...subtrees.flatMap((s) => ['*.h', '*.hpp'].map((g) => `${s}/${g}`))], { stdio: 'inherit' });
-    return { include: join(staging, subtrees[0]), thirdParty: join(staging, subtrees[1]) };
-  });
-}
-
-function fromTarball(duckdb, tarball, sha256) {
-  const actual = digest(tarball, 'sha256', 'hex');
-  if (actual !== sha256) {
-    throw new Error(`duckdb-vortex: ${tarball} failed verification: expected sha256 ${sha256}, got ${actual}`);
+    const actual = 'sha512-' + createHash('sha512').update(readFileSync(tarball)).digest('base64');
+    if (actual !== integrity) throw new Error(`duckdb-vortex: ${spec} tarball failed verification: expected ${integrity}, got ${actual}`);
+    return await fromArchive(duckdb, line, tarball, `the npm package ${spec}`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
   }
-  return cached(duckdb, `sha256:${sha256}`, (work) => {
-    log(`sha256 verified; extracting ${tarball}`);
-    execFileSync('tar', ['-xzf', tarball, '-C', work], { stdio: 'inherit' });
-    const top = readdirSync(work).map((d) => join(work, d)).find((d) => existsSync(join(d, 'src', 'include', 'duckdb.hpp')));
-    if (!top) throw new Error(`duckdb-vortex: ${tarball} holds no <top>/src/include/duckdb.hpp`);
-    return { include: join(top, 'src', 'include'), thirdParty: join(top, 'third_party') };
-  });
 }
 
 function missing(duckdb, line, looked) {
   return new Error(
-    `duckdb-vortex: DuckDB ${duckdb}'s C++ headers are needed to build the addon, and no registry package carries them` +
+    `duckdb-vortex: DuckDB ${duckdb}'s C++ headers are needed to build the addon` +
       `${looked.length ? ` (looked in ${looked.join(', ')})` : ''}. Get DuckDB's source at the matching tag ` +
       `(git clone --depth 1 --branch v${duckdb} https://github.com/duckdb/duckdb) and set DUCKDB_VORTEX_HEADERS to that ` +
-      `checkout (its src/include and third_party are used), or to a tarball of those folders` +
-      `${line?.headers.sha256 ? ` (${line.headers.file}, sha256 ${line.headers.sha256})` : ' with DUCKDB_VORTEX_HEADERS_SHA256 set to its sha256'}.`,
+      `checkout, or DUCKDB_VORTEX_SOURCE_URL to a source archive of the tag (https:// or file://)` +
+      `${line ? '' : ', with DUCKDB_VORTEX_HEADERS_SHA256 set to its headers\' sha256'}.`,
   );
 }
 
-/** Resolves a user- or repository-supplied headers source (directory or tarball) to a header directory. */
-function fromSource(duckdb, line, source) {
+/** DUCKDB_VORTEX_HEADERS: a checkout (verified in place), an archive, or a folder holding duckdb-<v>-headers.tar.gz. */
+async function fromEnvHeaders(duckdb, line, source) {
   if (!existsSync(source)) return null;
-  const pinned = line?.headers.sha256 || process.env.DUCKDB_VORTEX_HEADERS_SHA256;
-  const tarball = (file) => {
-    if (!pinned) throw missing(duckdb, line, [file + ' (no sha256 pinned for it)']);
-    return fromTarball(duckdb, file, pinned);
-  };
-  if (statSync(source).isFile()) return tarball(source);
+  if (statSync(source).isFile()) return fromArchive(duckdb, line, source, source);
   for (const dir of [source, join(source, `duckdb-${duckdb}`)]) {
-    if (existsSync(join(dir, 'src', 'include', 'duckdb.hpp'))) return { source: dir };
+    if (existsSync(join(dir, 'src', 'include', 'duckdb.hpp'))) {
+      // A checkout: used in place, verified when a sha256 is pinned for the release.
+      if (Object.keys(pins(duckdb, line)).length) verifyTree(duckdb, line, dir, `the checkout ${dir}`);
+      else log(`DuckDB ${duckdb} is not a supported line: using the checkout ${dir} unverified`);
+      return dir;
+    }
   }
-  const named = join(source, line?.headers.file ?? `duckdb-${duckdb}-headers.tar.gz`);
-  if (existsSync(named)) return tarball(named);
-  return null;
+  const named = join(source, `duckdb-${duckdb}-headers.tar.gz`);
+  return existsSync(named) ? fromArchive(duckdb, line, named, named) : null;
 }
 
 /**
  * Include directories for DuckDB `duckdb` (default: the build target), fetching and verifying
  * the headers first.
  */
-export function ensureHeaders(duckdb = buildTarget().duckdb) {
+export async function ensureHeaders(duckdb = buildTarget().duckdb) {
   const line = LINES.find((l) => l.duckdb === duckdb);
   const looked = [];
-  let found = null;
+  let top = null;
   const env = process.env.DUCKDB_VORTEX_HEADERS;
-  if (line?.headers.from === 'npm') {
-    found = fromNpm(duckdb, line.headers);
-  } else if (env) {
-    const source = resolve(env);
-    looked.push(`DUCKDB_VORTEX_HEADERS=${source}`);
-    found = fromSource(duckdb, line, source);
-  } else {
-    const shared = resolve(root, '..', 'shared', 'duckdb-headers');
-    looked.push(shared);
-    found = fromSource(duckdb, line, shared);
+  if (env) {
+    looked.push(`DUCKDB_VORTEX_HEADERS=${resolve(env)}`);
+    top = await fromEnvHeaders(duckdb, line, resolve(env));
   }
-  if (!found) throw missing(duckdb, line, looked);
-  if (typeof found === 'object') {
-    return includeDirs(join(found.source, 'src', 'include'), join(found.source, 'third_party'));
+  if (!top) top = cachedTree(duckdb, line);
+  const url = process.env.DUCKDB_VORTEX_SOURCE_URL;
+  if (!top && url) top = await fromUrl(duckdb, line, url.replaceAll('{version}', duckdb));
+  else if (!top && line?.headers.npm) top = await fromNpm(duckdb, line);
+  else if (!top && line?.headers.url) {
+    try {
+      top = await fromUrl(duckdb, line, line.headers.url);
+    } catch (e) {
+      if (/failed verification/.test(e.message)) throw e;
+      throw new Error(`${e.message}. ${missing(duckdb, line, looked).message.replace(/^duckdb-vortex: /, '')}`);
+    }
   }
-  return includeDirs(join(found, 'include'), join(found, 'third_party'));
+  if (!top) throw missing(duckdb, line, looked);
+  return includeDirs(join(top, 'src', 'include'), join(top, 'third_party'));
 }
 
 function includeDirs(include, thirdParty) {
@@ -221,8 +370,13 @@ function includeDirs(include, thirdParty) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   try {
-    const dirs = ensureHeaders();
-    if (process.argv.includes('--print')) process.stdout.write(dirs.join('\n') + '\n');
+    if (process.argv.includes('--digest')) {
+      // --digest <folder>: the tree digest of an extracted DuckDB source (to pin a release).
+      process.stdout.write(treeDigest(resolve(process.argv[process.argv.indexOf('--digest') + 1])) + '\n');
+    } else {
+      const dirs = await ensureHeaders();
+      if (process.argv.includes('--print')) process.stdout.write(dirs.join('\n') + '\n');
+    }
   } catch (e) {
     process.stderr.write(`${e.message}\n`);
     process.exit(1);

@@ -7,7 +7,8 @@
 // Further arguments go to vitest (e.g. a reporter). VORTEX_SKIP_BUILD=1 skips step 2.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { ensureNodeApi, LINES, root } from './duckdb-headers.mjs';
 
 const [duckdb, ...vitestArgs] = process.argv.slice(2);
@@ -17,6 +18,10 @@ if (!line) {
   process.exit(2);
 }
 const env = { ...process.env, DUCKDB_VORTEX_NODE_API: line.nodeApi };
+// In this workspace DuckDB 1.5's headers lie in ../shared/duckdb-headers beside the checkout (no
+// registry carries them); elsewhere the build gets them from DuckDB's tag archive (duckdb-headers.mjs).
+const shared = resolve(root, '..', 'shared', 'duckdb-headers');
+if (!env.DUCKDB_VORTEX_HEADERS && !env.DUCKDB_VORTEX_SOURCE_URL && existsSync(shared)) env.DUCKDB_VORTEX_HEADERS = shared;
 const dir = ensureNodeApi(line.nodeApi);
 if (process.env.VORTEX_SKIP_BUILD !== '1') {
   execFileSync(process.execPath, [join(root, 'scripts', 'build-native.mjs')], { cwd: root, stdio: 'inherit', env });

@@ -1,9 +1,10 @@
 export { registerVortex, setPushdown, pushdownSettings } from './register';
-export type { RegisterOptions, RegisterResult } from './register';
+export type { RegisterOptions, RegisterResult, DuckDBConnectionLike } from './register';
 export {
   pushdownRules,
   decidePushdown,
   compileRules,
+  resolveRules,
   typeKey,
   sumBoundHolds,
   decideGroupedPushdown,
@@ -11,5 +12,5 @@ export {
   groupedOrder,
   STORED_TYPES,
 } from './rules';
-export type { AggregateName, PushdownFlag, PushdownFlags, PushdownRule, PushdownDecision, CompiledRule } from './rules';
+export type { AggregateName, PushdownFlag, PushdownFlags, PushdownRule, PushdownRuleName, PushdownDecision, CompiledRule } from './rules';
 export { checkDuckDBVersion, normalizeVersion } from './version';

@@ -1,8 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { version as loadedDuckDBVersion } from '@duckdb/node-api';
 import type { CompiledRule } from './rules';
-import { normalizeVersion } from './version';
+import { checkDuckDBVersion, normalizeVersion } from './version';
 
 export interface NativeAddon {
   /** `rulesGiven`: the caller chose `rules`, so a database registered with other rules is an error. */
@@ -18,6 +17,14 @@ export interface DuckDBLine {
 
 /** Package root: the directory that holds binding.gyp, build/ and prebuilds/. */
 export const packageRoot = join(__dirname, '..');
+
+/** scripts/support.cjs: the supported lines and the one error for any other (shared with the install script). */
+interface Support {
+  unsupportedMessage(v: { duckdb: string; nodeApi?: string | null }): string;
+}
+function support(root = packageRoot): Support {
+  return require(join(root, 'scripts', 'support.cjs')) as Support;
+}
 
 export function supportedDuckDB(root = packageRoot): DuckDBLine[] {
   const json = JSON.parse(readFileSync(join(root, 'scripts', 'duckdb-lines.json'), 'utf8')) as { lines: DuckDBLine[] };
@@ -55,46 +62,50 @@ export function availableBinaries(root = packageRoot): string[] {
 }
 
 /**
- * The binary built for the DuckDB that @duckdb/node-api reports (`version()`, e.g. "v1.4.4").
- * DuckDB's C++ API has no ABI stability, so only an exact match is loaded; otherwise the error
- * names the version found, the versions supported, and how to build for it.
+ * The binary built for the DuckDB the service's connection runs (e.g. "v1.4.4"). DuckDB's C++ API
+ * has no ABI stability, so only an exact match is loaded. A DuckDB with no supported line gets the
+ * one error (scripts/support.cjs: the version found, those supported, the command that pins one);
+ * a supported one without a binary here says how to build it.
  */
 export function findAddon(loadedVersion: string, root = packageRoot): string {
   const v = normalizeVersion(loadedVersion);
   const path = addonCandidates(v, root).find((p) => existsSync(p));
   if (path) return path;
-  const supported = supportedDuckDB(root);
-  const lines = supported.map((l) => `@duckdb/node-api ${l.nodeApi} (DuckDB v${l.duckdb})`).join(' and ');
+  if (!supportedDuckDB(root).some((l) => l.duckdb === v)) throw new Error(support(root).unsupportedMessage({ duckdb: v }));
   const available = availableBinaries(root);
   throw new Error(
-    `duckdb-vortex has no native addon for DuckDB v${v}, the DuckDB of the @duckdb/node-api in use. ` +
-      `Supported: ${lines}` +
-      `${available.length ? `; binaries present for ${available.map((a) => `v${a}`).join(', ')}` : '; no binary is present'}. ` +
-      `Install a supported @duckdb/node-api, or build the addon for v${v} against DuckDB's headers of that exact release: ` +
-      `DUCKDB_VORTEX_HEADERS=<DuckDB's source at tag v${v}> npm rebuild duckdb-vortex ` +
-      `(in a checkout: npm run build:native). See "DuckDB versions" in the README.`,
+    `duckdb-vortex has no native addon for DuckDB v${v} on ${process.platform}-${process.arch} in ${root}` +
+      `${available.length ? ` (binaries present for ${available.map((a) => `v${a}`).join(', ')})` : ''}. ` +
+      `Build it from source (a C++17 compiler, make and Python for node-gyp; several minutes): ` +
+      `npm rebuild duckdb-vortex --foreground-scripts in your service` +
+      ` (in a checkout of duckdb-vortex: DUCKDB_VORTEX_NODE_API=<that @duckdb/node-api version> npm run build:native). ` +
+      `See "Install in your service" in the README.`,
   );
 }
 
 let addon: NativeAddon | undefined;
 
 /**
- * Loads the addon after @duckdb/node-api (imported above), so that the libduckdb it links is the
- * one @duckdb/node-bindings already loaded (one DuckDB per process). VORTEX_ADDON_PATH selects
- * a specific build (e.g. the sanitizer build).
+ * Loads the addon built for DuckDB `duckdbVersion` (the version the service's connection
+ * reports). Call it only while that DuckDB is loaded (a connection exists): the addon's
+ * libduckdb dependency is then the library @duckdb/node-bindings already loaded, one DuckDB
+ * per process. VORTEX_ADDON_PATH selects a specific build (e.g. the sanitizer build).
+ * Once loaded, the addon stays: a later call for another DuckDB is refused.
  */
-export function loadAddon(): NativeAddon {
-  if (addon) return addon;
-  const path = process.env.VORTEX_ADDON_PATH || findAddon(loadedDuckDBVersion());
-  try {
-    addon = require(path) as NativeAddon;
-  } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
-    throw new Error(
-      `duckdb-vortex: the native addon could not be loaded (${why}). ` +
-        `Build it with "npm run build:native" (cmake-js) or "npm run build:gyp" (node-gyp) in ${packageRoot}, ` +
-        `or with "npm rebuild duckdb-vortex" in the project that installed it.`,
-    );
+export function loadAddon(duckdbVersion: string): NativeAddon {
+  if (!addon) {
+    const path = process.env.VORTEX_ADDON_PATH || findAddon(duckdbVersion);
+    try {
+      addon = require(path) as NativeAddon;
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      throw new Error(
+        `duckdb-vortex: the native addon could not be loaded (${why}). ` +
+          `Build it with "npm run build:native" (cmake-js) or "npm run build:gyp" (node-gyp) in ${packageRoot}, ` +
+          `or with "npm rebuild duckdb-vortex" in the project that installed it.`,
+      );
+    }
   }
+  checkDuckDBVersion(duckdbVersion, addon.duckdbVersion);
   return addon;
 }

@@ -314,6 +314,75 @@ export function decideGroupedPushdown(fn: string, duckdbType: string, flags: Pus
   return d;
 }
 
+/**
+ * A rule by name, as `registerVortex({ rules })` accepts it beside rule objects:
+ * - a family, the `vortex_pushdown_<flag>` switch it belongs to: `'count'` (count and count_star),
+ *   `'sum'` (sum, sum_no_overflow, fsum, kahan_sum, sumkahan), `'avg'` (avg, favg), `'min'`, `'max'`;
+ * - an aggregate as DuckDB binds it that is not a family name: `'count_star'`, `'sum_no_overflow'`,
+ *   `'fsum'`, `'kahan_sum'`, `'sumkahan'`, `'favg'`;
+ * - one rule, `'fn(TYPE)'`, e.g. `'sum(BIGINT)'`, `'count_star(*)'` (TYPE as `typeKey` reads it).
+ */
+export type PushdownRuleName = PushdownFlag | AggregateName | `${AggregateName}(${string})`;
+
+const FLAGS: readonly PushdownFlag[] = ['count', 'sum', 'avg', 'min', 'max'];
+
+function describeValue(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return 'an object';
+  if (typeof v === 'string') return JSON.stringify(v);
+  return `${typeof v} ${String(v)}`;
+}
+
+/**
+ * The allow-list entries that `rules` (names and rule objects, mixed) select, in allow-list
+ * order, without duplicates. Throws a TypeError naming the element (`${where}[i]`) and what is
+ * wrong with it; nothing outside `pushdownRules` is ever returned.
+ */
+export function resolveRules(rules: unknown, where = 'rules'): PushdownRule[] {
+  if (!Array.isArray(rules)) throw new TypeError(`duckdb-vortex: ${where} must be an array of rule names or rule objects, got ${describeValue(rules)}`);
+  const chosen = new Set<PushdownRule>();
+  rules.forEach((r: unknown, i: number) => {
+    const at = `${where}[${i}]`;
+    if (typeof r === 'string') {
+      const name = r.trim();
+      const one = /^([a-z_]+)\s*\((.*)\)$/i.exec(name);
+      let found: PushdownRule[];
+      if (one) {
+        const fn = one[1].toLowerCase();
+        const type = fn === 'count_star' ? '*' : typeKey(one[2]);
+        found = pushdownRules.filter((a) => a.fn === fn && a.type === type);
+        if (!found.length) throw new TypeError(`duckdb-vortex: ${at}: rule ${fn}(${type}) is not on the allow-list (see pushdownRules)`);
+      } else {
+        const lower = name.toLowerCase();
+        found = (FLAGS as readonly string[]).includes(lower)
+          ? pushdownRules.filter((a) => a.flag === lower)
+          : pushdownRules.filter((a) => a.fn === lower);
+        if (!found.length) {
+          const fns = [...new Set(pushdownRules.map((a) => a.fn))].filter((f) => !(FLAGS as readonly string[]).includes(f));
+          throw new TypeError(
+            `duckdb-vortex: ${at}: unknown rule name ${JSON.stringify(r)} (expected a family: ${FLAGS.join(', ')}; ` +
+              `an aggregate: ${fns.join(', ')}; or one rule as 'fn(TYPE)', e.g. 'sum(BIGINT)')`,
+          );
+        }
+      }
+      found.forEach((a) => chosen.add(a));
+      return;
+    }
+    if (r === null || typeof r !== 'object' || Array.isArray(r)) {
+      throw new TypeError(`duckdb-vortex: ${at} must be a rule name (e.g. 'sum') or a rule object of pushdownRules, got ${describeValue(r)}`);
+    }
+    const { fn, type } = r as { fn?: unknown; type?: unknown };
+    if (typeof fn !== 'string' || typeof type !== 'string') {
+      throw new TypeError(`duckdb-vortex: ${at}: a rule object needs string fields fn and type (as in pushdownRules), got fn ${describeValue(fn)}, type ${describeValue(type)}`);
+    }
+    const allowed = pushdownRules.find((a) => a.fn === fn && a.type === type);
+    if (!allowed) throw new TypeError(`duckdb-vortex: ${at}: rule ${fn}(${type}) is not on the allow-list and cannot be enabled`);
+    chosen.add(allowed);
+  });
+  return pushdownRules.filter((a) => chosen.has(a));
+}
+
 /** The compact table handed to the native side. */
 export interface CompiledRule {
   fn: string;

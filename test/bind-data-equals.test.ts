@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { version } from '@duckdb/node-api';
 import { loadAddon } from '../src/native';
 import { openDb, sqlString, tempDir } from './helpers';
 
@@ -25,7 +26,7 @@ const equal = (a: string, b: string) =>
 
 beforeAll(async () => {
   ({ conn } = await openDb());
-  hooks = (loadAddon() as unknown as { __test: TestHooks }).__test;
+  hooks = (loadAddon(version()) as unknown as { __test: TestHooks }).__test;
   await conn.run(`COPY (SELECT i::BIGINT AS x, i::INTEGER AS y FROM range(1000) t(i)) TO ${sqlString(file)} (FORMAT vortex)`);
   await conn.run(`COPY (SELECT i::BIGINT AS x, i::INTEGER AS y FROM range(10) t(i)) TO ${sqlString(other)} (FORMAT vortex)`);
   await conn.run(`COPY (SELECT CASE WHEN i % 2 = 0 THEN NULL ELSE i END::BIGINT AS x, CASE WHEN i % 3 = 0 THEN NULL ELSE i END::INTEGER AS y FROM range(1000) t(i)) TO ${sqlString(nullFile)} (FORMAT vortex)`);

@@ -3,7 +3,7 @@
 // database's optimizer and replacement-scan lists, which registration extends); once it is
 // registered, COPY, vortex_scan and pushed aggregates. No crash, every answer right, and
 // exactly one call reports the registration as new.
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
+import { DuckDBInstance, version, type DuckDBConnection } from '@duckdb/node-api';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { registerVortex } from '../src/index';
@@ -99,7 +99,7 @@ interface ListHooks {
 // under such a reader, which this test caught before registration built its lists aside.
 describe('registration and the lists other connections walk without a lock', () => {
   it('leaves every element a reader may be holding where it was, unchanged', async () => {
-    const hooks = (loadAddon() as unknown as { __test: ListHooks }).__test;
+    const hooks = (loadAddon(version()) as unknown as { __test: ListHooks }).__test;
     const instance = await DuckDBInstance.create(':memory:');
     const conn = await instance.connect();
     const handle = (conn as unknown as { connection: unknown }).connection;

@@ -71,7 +71,7 @@ describe('attach() checks what it is given', () => {
     await conn.run('CREATE TABLE t (x INTEGER)');
     const stmt = await conn.prepare('SELECT 1');
     const appender = await conn.createAppender('t');
-    const addon = loadAddon();
+    const addon = loadAddon(version());
     for (const foreign of [nativeHandle(stmt, 'prepared_statement'), nativeHandle(appender, 'appender')]) {
       let caught: unknown;
       try {
@@ -89,7 +89,7 @@ describe('attach() checks what it is given', () => {
   });
 
   it('refuses values that are not handles with a TypeError', () => {
-    const addon = loadAddon();
+    const addon = loadAddon(version());
     for (const bad of [{}, { connection: 1 }, 42, 'conn', null, [], () => 0]) {
       expect(() => addon.attach(bad, compileRules(), false)).toThrow(TypeError);
       expect(() => addon.attach(bad, compileRules(), false)).toThrow(/expected the connection handle/);
@@ -99,7 +99,7 @@ describe('attach() checks what it is given', () => {
   it('refuses malformed arguments and rules with TypeErrors naming the problem', async () => {
     const conn = await (await DuckDBInstance.create(':memory:')).connect();
     const handle = nativeHandle(conn, 'connection');
-    const addon = loadAddon() as unknown as { attach(...args: unknown[]): boolean };
+    const addon = loadAddon(version()) as unknown as { attach(...args: unknown[]): boolean };
     const [rule] = compileRules();
     expect(() => addon.attach(handle)).toThrow(TypeError);
     expect(() => addon.attach(handle, 'rules', false)).toThrow(/expected a DuckDB connection handle, an array and a boolean/);
@@ -119,7 +119,7 @@ describe('attach() checks what it is given', () => {
     const conn = await (await DuckDBInstance.create(':memory:')).connect();
     const handle = nativeHandle(conn, 'connection');
     conn.closeSync();
-    expect(() => loadAddon().attach(handle, compileRules(), false)).toThrow(/the connection is closed/);
+    expect(() => loadAddon(version()).attach(handle, compileRules(), false)).toThrow(/the connection is closed/);
   });
 });
 
@@ -170,7 +170,7 @@ describe('registerVortex rules on an already registered database', () => {
 
 describe('version guard', () => {
   it('was compiled against the DuckDB that is loaded', () => {
-    expect(normalizeVersion(loadAddon().duckdbVersion)).toBe(normalizeVersion(version()));
+    expect(normalizeVersion(loadAddon(version()).duckdbVersion)).toBe(normalizeVersion(version()));
   });
 
   it('accepts equal versions in any spelling', () => {

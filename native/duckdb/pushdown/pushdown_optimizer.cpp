@@ -394,6 +394,12 @@ bool FindChain(LogicalOperator &child, Chain &chain) {
 	}
 	chain.get = &get;
 	chain.scan = dynamic_cast<ScanBindData *>(get.bind_data.get());
+	if (chain.scan && !chain.scan->uniform) {
+		// Files differ in schema (scan/schema_union.hpp): a column missing from a file or cast from
+		// another type has no zone statistics of the scan's type, so its aggregates stay DuckDB's.
+		chain.scan->not_pushed = "the files' schemas differ (missing or widened columns)";
+		return false;
+	}
 	return chain.scan != nullptr;
 }
 

@@ -3,6 +3,7 @@
 #include "../file_io.hpp"
 #include "../metadata_cache.hpp"
 #include "plan_guard.hpp"
+#include "schema_union.hpp"
 #include "../settings.hpp"
 #include "../type_mapping.hpp"
 #include "duckdb/common/hive_partitioning.hpp"
@@ -27,7 +28,8 @@ bool ScanBindData::Equals(const FunctionData &other_p) const {
 	}
 	return same_names && types == o.types && filename_column == o.filename_column && hive.keys == o.hive.keys &&
 	       hive.types == o.hive.types && hive.values == o.hive.values && null_filters == o.null_filters &&
-	       SameFilters(expression_filters, o.expression_filters) && SamePlannedFiles(files, o.files);
+	       union_by_name == o.union_by_name && SameFilters(expression_filters, o.expression_filters) &&
+	       SamePlannedFiles(files, o.files);
 }
 
 LogicalType ScanBindData::ColumnType(idx_t id) const {
@@ -50,26 +52,6 @@ LogicalType ScanBindData::ColumnType(idx_t id) const {
 }
 
 namespace {
-
-std::string DescribeSchema(const std::vector<vtx::Field> &fields) {
-	std::string s;
-	for (auto &f : fields) {
-		s += (s.empty() ? "" : ", ") + f.name + " " + f.type.ToString();
-	}
-	return s;
-}
-
-void CheckSameSchema(const std::vector<vtx::Field> &expected, const std::string &expected_file,
-                     const vtx::FileMetadata &meta, const std::string &path) {
-	bool same = expected.size() == meta.fields.size();
-	for (size_t i = 0; same && i < expected.size(); i++) {
-		same = expected[i].name == meta.fields[i].name && expected[i].type == meta.fields[i].type;
-	}
-	if (!same) {
-		throw InvalidInputException("vortex: file \"%s\" has schema (%s), which differs from (%s) of \"%s\"", path,
-		                            DescribeSchema(meta.fields), DescribeSchema(expected), expected_file);
-	}
-}
 
 //! The narrowest of BIGINT, DATE, TIMESTAMP that holds every value of a partition key, else VARCHAR.
 LogicalType HiveType(ClientContext &context, const std::string &key, const std::vector<std::string> &values) {
@@ -151,6 +133,8 @@ unique_ptr<FunctionData> ScanBind(ClientContext &context, TableFunctionBindInput
 			result->filename_column = BooleanValue::Get(kv.second.DefaultCastAs(LogicalType::BOOLEAN));
 		} else if (kv.first == "hive_partitioning") {
 			hive_option = &kv.second;
+		} else if (kv.first == "union_by_name") {
+			result->union_by_name = BooleanValue::Get(kv.second.DefaultCastAs(LogicalType::BOOLEAN));
 		}
 	}
 	auto reader = MultiFileReader::CreateDefault("vortex_scan");
@@ -161,21 +145,18 @@ unique_ptr<FunctionData> ScanBind(ClientContext &context, TableFunctionBindInput
 		auto source = make_uniq<FileSource>(context, file.path);
 		auto meta = GetMetadata(*source, cache_limit);
 		auto held = all.size() <= kFilesHeldOpen ? std::make_shared<HeldSource>(std::move(source)) : nullptr;
-		result->files.push_back(ScanFile {file.path, std::move(meta), std::move(held)});
+		result->files.push_back(ScanFile {file.path, std::move(meta), std::move(held), {}});
 	}
 	if (result->files.empty()) {
 		throw InvalidInputException("vortex_scan: no files to read");
 	}
-	auto &first = result->files[0];
-	result->fields = first.meta->fields;
+	UnifySchemas(*result);
 	for (auto &f : result->files) {
-		CheckSameSchema(result->fields, first.path, *f.meta, f.path);
 		result->total_rows += f.meta->total_rows;
 	}
-	for (auto &field : result->fields) {
-		result->types.push_back(ToLogicalType(field.type));
-		return_types.push_back(result->types.back());
-		names.push_back(field.name);
+	for (idx_t c = 0; c < result->fields.size(); c++) {
+		return_types.push_back(result->types[c]);
+		names.push_back(result->fields[c].name);
 	}
 	BindHivePartitions(context, hive_option, *result);
 	for (idx_t k = 0; k < result->hive.keys.size(); k++) {

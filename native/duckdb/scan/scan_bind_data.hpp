@@ -27,10 +27,16 @@ private:
 	std::unique_ptr<FileSource> source;
 };
 
+//! A scan column that a file of a `union_by_name` scan does not have (read as NULL).
+constexpr duckdb::idx_t kMissingField = duckdb::DConstants::INVALID_INDEX;
+
 struct ScanFile {
 	std::string path;
 	std::shared_ptr<const vtx::FileMetadata> meta; //! as seen at bind time
 	std::shared_ptr<HeldSource> held;              //! null for scans of many files
+	//! Per scan column, this file's field holding it (kMissingField: none); empty when the scan
+	//! is uniform (every column at its own position, of the scan's type). See schema_union.hpp.
+	std::vector<duckdb::idx_t> field_map;
 };
 
 //! Scans of up to this many files keep the handles their footers were read from.
@@ -60,6 +66,11 @@ struct ScanBindData : public duckdb::TableFunctionData {
 	duckdb::vector<duckdb::LogicalType> types; //! DuckDB type per field
 	HivePartitions hive;
 	bool filename_column = false;
+	bool union_by_name = false;
+	//! Every file has the scan's columns at the same positions with the same types (schema_union.hpp).
+	//! Otherwise files are read through their field_map, cast where types differ, no statistics
+	//! are reported and no aggregate is pushed.
+	bool uniform = true;
 	duckdb::idx_t total_rows = 0;
 	//! `field IS [NOT] NULL` filters that DuckDB keeps above the scan (it makes no table filter
 	//! of them): used only to skip zones whose null counts prove no row passes.
@@ -75,6 +86,10 @@ struct ScanBindData : public duckdb::TableFunctionData {
 
 	duckdb::idx_t FilenameIndex() const {
 		return fields.size() + hive.keys.size();
+	}
+	//! The field of file `file` that scan column `column` reads (kMissingField: the file lacks it).
+	duckdb::idx_t FileField(duckdb::idx_t file, duckdb::idx_t column) const {
+		return files[file].field_map.empty() ? column : files[file].field_map[column];
 	}
 	bool IsHiveColumn(duckdb::idx_t id) const {
 		return id >= fields.size() && id < fields.size() + hive.keys.size();

@@ -457,6 +457,9 @@ void NoteNullFilter(const LogicalGet &get, ScanBindData &bind, const Expression 
 void ScanComplexFilter(ClientContext &context, LogicalGet &get, FunctionData *bind_data,
                        vector<unique_ptr<Expression>> &filters) {
 	auto &bind = bind_data->Cast<ScanBindData>();
+	if (!bind.uniform) {
+		return; // zone statistics are per file field (schema_union.hpp): filters stay DuckDB's
+	}
 	const bool take = SettingEnabled(context, kExpressionPushdownSetting);
 	for (idx_t i = 0; i < filters.size();) {
 		NoteNullFilter(get, bind, *filters[i]);

@@ -25,7 +25,7 @@ unique_ptr<NodeStatistics> ScanCardinality(ClientContext &, const FunctionData *
 // Exact bounds over all files: lets DuckDB prove, e.g., that a sum cannot overflow.
 unique_ptr<BaseStatistics> ScanStatistics(ClientContext &, const FunctionData *bind_data, column_t column_index) {
 	auto &bind = bind_data->Cast<ScanBindData>();
-	if (column_index >= bind.fields.size()) {
+	if (column_index >= bind.fields.size() || !bind.uniform) {
 		return nullptr;
 	}
 	auto &type = bind.types[column_index];

