@@ -24,6 +24,7 @@ export const DUCKDB_LINE_TESTS = [
   'bucket-keys', // GROUP BY date_trunc(...) and other bucket functions (issue 20)
   'distinct-counts', // count(DISTINCT) and approx_count_distinct from the file (issue 21)
   'cross-line', // files written by the other line: sketches used only where the hash matches
+  'copy-file-size', // COPY ... FILE_SIZE_BYTES: DuckDB's rotation
   'grouped-pushdown', // at reduced size (VORTEX_FC_RUNS)
   'grouped-order', // ORDER BY taken into the grouped scan: plan shapes differ between lines
   'filters',

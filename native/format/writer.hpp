@@ -52,6 +52,10 @@ public:
 	uint64_t RowsWritten() const {
 		return rows;
 	}
+	//! Bytes written so far (the footer not yet).
+	uint64_t BytesWritten() const {
+		return position;
+	}
 
 private:
 	OutputSink &sink;

@@ -319,6 +319,19 @@ idx_t CopyDesiredBatchSize(ClientContext &, FunctionData &bind) {
 	return bind.Cast<CopyBindData>().options.zone_rows;
 }
 
+// FILE_SIZE_BYTES, as Parquet has it: DuckDB starts the next file (a global state of its own,
+// written and renamed atomically like any COPY) once the current one has passed the size; the
+// check falls between zones, so files end a little past it.
+bool CopyRotateFiles(FunctionData &, const optional_idx &file_size_bytes) {
+	return file_size_bytes.IsValid();
+}
+
+bool CopyRotateNextFile(GlobalFunctionData &gstate, FunctionData &, const optional_idx &file_size_bytes) {
+	auto &g = gstate.Cast<CopyGlobalState>();
+	std::lock_guard<std::mutex> guard(g.lock);
+	return file_size_bytes.IsValid() && g.writer->BytesWritten() > file_size_bytes.GetIndex();
+}
+
 CopyFunctionExecutionMode CopyExecutionMode(bool preserve_insertion_order, bool supports_batch_index) {
 	if (!preserve_insertion_order) {
 		return CopyFunctionExecutionMode::PARALLEL_COPY_TO_FILE;
@@ -349,6 +362,8 @@ CopyFunction GetVortexCopyFunction(const std::string &name) {
 	f.prepare_batch = CopyPrepareBatch;
 	f.flush_batch = CopyFlushBatch;
 	f.desired_batch_size = CopyDesiredBatchSize;
+	f.rotate_files = CopyRotateFiles;
+	f.rotate_next_file = CopyRotateNextFile;
 	return f;
 }
 

@@ -1,0 +1,194 @@
+#!/usr/bin/env node
+// TPC-H (issue 23): the 22 queries over .vtx with pushdown on and off, Parquet and DuckDB tables,
+// side by side in one process.
+//   node bench/tpch.mjs [--sf=1] [--runs=5] [--queries=1,6,13]
+// The tables come from the shared generator (TPCH_DIR, default ../shared/tpch beside the project
+// root; its gen.sh needs DUCKDB_MIRROR or the mirror where it looks by default), written once as
+// Parquet into bench/data/tpch-sf<SF>/. They are loaded into DuckDB tables, and from those the
+// .vtx and the Parquet files that are queried are written in this run (both by the same DuckDB,
+// from the same tables, so sizes and COPY times compare). Each source is a schema of the same
+// table names (views over vortex_scan / read_parquet, or the tables), chosen by search_path, so
+// the query texts are DuckDB's own, unchanged. Every answer is checked against the DuckDB
+// tables' answer, and loosely against the published answers (TPCH_DIR/answers/sf<SF>) if present.
+import { DuckDBTypeId } from '@duckdb/node-api';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { benchDir, connect, dataDir, fileSize, fmtBytes, fmtMs, machine, parseArgs, q, table, timeOnce } from './common.mjs';
+
+const args = parseArgs({ sf: 1, runs: 5, queries: '' });
+const root = resolve(benchDir, '..');
+const tpchDir = resolve(root, process.env.TPCH_DIR ?? '../shared/tpch');
+const sf = String(args.sf); // as gen.sh and the answers' folders spell it: 1, 0.1
+const QUERIES = args.queries ? args.queries.split(',').map(Number) : Array.from({ length: 22 }, (_, i) => i + 1);
+for (const n of QUERIES) if (!(Number.isInteger(n) && n >= 1 && n <= 22)) throw new Error(`--queries: no TPC-H query ${n}`);
+const TABLES = ['lineitem', 'orders', 'customer', 'part', 'partsupp', 'supplier', 'nation', 'region'];
+const nn = (n) => String(n).padStart(2, '0');
+
+const dir = dataDir(`tpch-sf${sf}`);
+// gen.sh returns at once when the folder already holds this scale factor; it must run from the
+// project root (it takes DuckDB's headers and libduckdb.so from there).
+const gen = spawnSync('bash', [join(tpchDir, 'gen.sh'), sf, dir], { cwd: root, stdio: 'inherit' });
+if (gen.status !== 0) throw new Error(`${tpchDir}/gen.sh ${sf} ${dir} failed (status ${gen.status})`);
+
+const { conn } = await connect();
+const threads = (await conn.runAndReadAll("SELECT current_setting('threads')")).getRowsJS()[0][0];
+console.log(`# TPC-H SF${sf}, ${args.runs} runs (medians after one warm-up round; the four sources interleaved); ${threads} DuckDB threads; ${machine()}\n`);
+
+// Load, then write both formats from the tables.
+mkdirSync(join(dir, 'vtx'), { recursive: true });
+mkdirSync(join(dir, 'parquet'), { recursive: true });
+for (const s of ['mem', 'vtx', 'parquet']) await conn.run(`CREATE SCHEMA ${s}`);
+const copies = [['table', 'rows', 'load (parquet → table)', 'COPY vtx', 'COPY parquet', 'vtx size', 'parquet size', 'vtx/parquet size', 'vtx/parquet COPY time']];
+const sum = { load: 0, vtx: 0, parquet: 0, vtxBytes: 0, parquetBytes: 0, rows: 0n };
+for (const t of TABLES) {
+  const vtx = join(dir, 'vtx', `${t}.vtx`), parquet = join(dir, 'parquet', `${t}.parquet`);
+  const load = await timeOnce(conn, `CREATE TABLE mem.${t} AS SELECT * FROM read_parquet(${q(join(dir, `${t}.parquet`))})`);
+  const rows = (await conn.runAndReadAll(`SELECT count(*) FROM mem.${t}`)).getRowsJS()[0][0];
+  rmSync(vtx, { force: true });
+  rmSync(parquet, { force: true });
+  const vtxMs = await timeOnce(conn, `COPY mem.${t} TO ${q(vtx)} (FORMAT vortex)`);
+  const parquetMs = await timeOnce(conn, `COPY mem.${t} TO ${q(parquet)} (FORMAT parquet)`);
+  await conn.run(`CREATE VIEW vtx.${t} AS SELECT * FROM vortex_scan(${q(vtx)})`);
+  await conn.run(`CREATE VIEW parquet.${t} AS SELECT * FROM read_parquet(${q(parquet)})`);
+  const vb = fileSize(vtx), pb = fileSize(parquet);
+  Object.assign(sum, { load: sum.load + load, vtx: sum.vtx + vtxMs, parquet: sum.parquet + parquetMs,
+    vtxBytes: sum.vtxBytes + vb, parquetBytes: sum.parquetBytes + pb, rows: sum.rows + BigInt(rows) });
+  copies.push([t, rows.toLocaleString(), fmtMs(load), fmtMs(vtxMs), fmtMs(parquetMs), fmtSize(vb), fmtSize(pb),
+    (vb / pb).toFixed(2), (vtxMs / parquetMs).toFixed(2)]);
+}
+copies.push(['**total**', sum.rows.toLocaleString(), fmtMs(sum.load), fmtMs(sum.vtx), fmtMs(sum.parquet), fmtSize(sum.vtxBytes),
+  fmtSize(sum.parquetBytes), (sum.vtxBytes / sum.parquetBytes).toFixed(2), (sum.vtx / sum.parquet).toFixed(2)]);
+console.log('## Writing the tables\n');
+console.log(md(copies));
+
+// The pushdown setting changes between runs of the same text, and the search_path between
+// sources: both are set outside the timed statement, hence this loop rather than common.mjs's
+// timeInterleaved (which times SQL texts only).
+const SOURCES = [
+  { key: 'on', label: 'vtx', setup: ["SET search_path = 'vtx'", 'SET vortex_pushdown = true'] },
+  { key: 'off', label: 'vtx pushdown off', setup: ["SET search_path = 'vtx'", 'SET vortex_pushdown = false'] },
+  { key: 'parquet', label: 'parquet', setup: ["SET search_path = 'parquet'", 'SET vortex_pushdown = true'] },
+  { key: 'table', label: 'duckdb table', setup: ["SET search_path = 'mem'", 'SET vortex_pushdown = true'] },
+];
+async function runOn(src, sql) {
+  for (const s of src.setup) await conn.run(s);
+  const start = process.hrtime.bigint();
+  const result = await conn.runAndReadAll(sql);
+  return { ms: Number(process.hrtime.bigint() - start) / 1e6, result };
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const out = [['query', 'pushed?', 'vtx', 'vtx pushdown off', 'parquet', 'duckdb table', 'parquet/vtx', 'table/vtx', 'off/on', 'answers vs table', 'vs published']];
+const notes = [];
+const ratios = { parquet: [], table: [], off: [] };
+const totals = { on: 0, off: 0, parquet: 0, table: 0 };
+for (const n of QUERIES) {
+  const sql = readFileSync(join(tpchDir, 'queries', `q${nn(n)}.sql`), 'utf8');
+  // Most TPC-H aggregates sit above joins, where no pushdown applies: pushdown off then runs the
+  // same plan and off/on is noise; 'pushed?' says where the plans differ.
+  await conn.run("SET search_path = 'vtx'");
+  await conn.run('SET vortex_pushdown = true');
+  const plan = (await conn.runAndReadAll(`EXPLAIN ${sql}`)).getRowsJS().map((r) => r[1]).join('');
+  const pushed = /Pushed (Aggregates|Groups)/.test(plan);
+  // The warm-up round's answers are the ones checked.
+  const answers = {};
+  for (const src of SOURCES) answers[src.key] = answerOf((await runOn(src, sql)).result);
+  const times = Object.fromEntries(SOURCES.map((s) => [s.key, []]));
+  for (let i = 0; i < args.runs; i++) for (const src of SOURCES) times[src.key].push((await runOn(src, sql)).ms);
+  const ms = Object.fromEntries(SOURCES.map((s) => [s.key, median(times[s.key])]));
+  for (const k of Object.keys(totals)) totals[k] += ms[k];
+  ratios.parquet.push(ms.parquet / ms.on);
+  ratios.table.push(ms.table / ms.on);
+  ratios.off.push(ms.off / ms.on);
+
+  const checks = [];
+  for (const src of SOURCES.filter((s) => s.key !== 'table')) {
+    const c = compare(answers.table, answers[src.key]);
+    if (c.status !== 'same') {
+      checks.push(`${src.key}: ${c.status}`);
+      notes.push(`q${nn(n)} ${src.label}: ${c.status}${c.detail ? ` (${c.detail})` : ''}`);
+    }
+  }
+  if (checks.some((c) => c.endsWith('DIFFERS'))) process.exitCode = 1;
+  const published = publishedCheck(n, answers.table);
+  if (published.startsWith('DIFFERS')) notes.push(`q${nn(n)} duckdb table vs published answer: ${published}`);
+  out.push([`q${nn(n)}`, pushed ? 'yes' : 'no', fmtMs(ms.on), fmtMs(ms.off), fmtMs(ms.parquet), fmtMs(ms.table),
+    x(ms.parquet / ms.on), x(ms.table / ms.on), x(ms.off / ms.on), checks.length ? checks.join('; ') : 'same', published.split(':')[0]]);
+}
+const geo = (xs) => Math.exp(xs.reduce((a, v) => a + Math.log(v), 0) / xs.length);
+out.push(['**total**', '', fmtMs(totals.on), fmtMs(totals.off), fmtMs(totals.parquet), fmtMs(totals.table),
+  x(totals.parquet / totals.on), x(totals.table / totals.on), x(totals.off / totals.on), '', '']);
+out.push(['**geomean of ratios**', '', '', '', '', '', x(geo(ratios.parquet)), x(geo(ratios.table)), x(geo(ratios.off)), '', '']);
+console.log('\n## Queries (median wall time; ratios > 1: vtx with pushdown is faster)\n');
+console.log(md(out));
+if (notes.length) console.log(`\n## Answer differences\n\n${notes.map((s) => `- ${s}`).join('\n')}`);
+else console.log('\nEvery source gave the DuckDB tables\' answer, value for value.');
+
+function x(r) {
+  return `${r.toFixed(2)}x`;
+}
+
+function fmtSize(n) {
+  return n < 1 << 20 ? `${(n / 1024).toFixed(1)} KiB` : fmtBytes(n);
+}
+
+/** Markdown via common.mjs's padding: the pipes are columns of their own. */
+function md(rows) {
+  const withRule = [rows[0], rows[0].map(() => '---'), ...rows.slice(1)];
+  return table(withRule.map((r) => ['|', ...r.flatMap((c) => [c, '|'])]));
+}
+
+/** Cells as DuckDB's text (exact for DECIMAL, dates, BIGINT), with the columns' types. */
+function answerOf(result) {
+  const floats = result.columnTypes().map((t) => t.typeId === DuckDBTypeId.DOUBLE || t.typeId === DuckDBTypeId.FLOAT);
+  return { floats, rows: result.getRows().map((r) => r.map((v) => (v === null ? 'NULL' : String(v)))) };
+}
+
+/**
+ * 'same' when every cell's text is equal; 'DOUBLE last digits' when only DOUBLE cells differ and
+ * by a relative 1e-12 at most (summation order); 'order' when the same rows come in another order
+ * (ties under the ORDER BY); otherwise 'DIFFERS' with the first differing cell.
+ */
+function compare(ref, got) {
+  if (ref.rows.length !== got.rows.length) return { status: 'DIFFERS', detail: `${got.rows.length} rows, expected ${ref.rows.length}` };
+  let worst = 0, first = null;
+  for (let i = 0; i < ref.rows.length && !first; i++) {
+    for (let c = 0; c < ref.rows[i].length; c++) {
+      const a = ref.rows[i][c], b = got.rows[i][c];
+      if (a === b) continue;
+      const rel = Math.abs(Number(a) - Number(b)) / Math.max(Math.abs(Number(a)), Math.abs(Number(b)));
+      if (ref.floats[c] && rel <= 1e-12) worst = Math.max(worst, rel);
+      else { first = `row ${i + 1} column ${c + 1}: ${b}, expected ${a}`; break; }
+    }
+  }
+  if (first) {
+    const sorted = (rows) => rows.map((r) => r.join('\u0001')).sort().join('\u0002');
+    return sorted(ref.rows) === sorted(got.rows) ? { status: 'order', detail: first } : { status: 'DIFFERS', detail: first };
+  }
+  return worst ? { status: 'DOUBLE last digits', detail: `relative difference up to ${worst.toExponential(1)}` } : { status: 'same' };
+}
+
+/**
+ * The published answer, loosely: its strings may be quoted and its decimals spelled with other
+ * trailing zeros (TPCH_DIR/README.md), so numbers are compared as numbers (relative 1e-9).
+ */
+function publishedCheck(n, ref) {
+  const file = join(tpchDir, 'answers', `sf${sf}`, `q${nn(n)}.csv`);
+  if (!existsSync(file)) return '—';
+  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.length).slice(1); // header names differ (q18)
+  if (lines.length !== ref.rows.length) return `DIFFERS: ${ref.rows.length} rows, published ${lines.length}`;
+  const unquote = (s) => (/^".*"$/.test(s) ? s.slice(1, -1).replace(/""/g, '"') : s);
+  for (let i = 0; i < lines.length; i++) {
+    const cells = lines[i].split('|').map(unquote);
+    for (let c = 0; c < cells.length; c++) {
+      const a = ref.rows[i][c], b = cells[c];
+      if (a === b) continue;
+      const na = Number(a), nb = Number(b);
+      const close = a.trim() !== '' && b.trim() !== '' && Number.isFinite(na) && Number.isFinite(nb) &&
+        Math.abs(na - nb) <= 1e-9 * Math.max(Math.abs(na), Math.abs(nb));
+      if (!close) return `DIFFERS: row ${i + 1} column ${c + 1}: ${a}, published ${b}`;
+    }
+  }
+  return 'same';
+}
