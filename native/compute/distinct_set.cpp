@@ -65,6 +65,29 @@ void DistinctSet::InsertWord(uint64_t w) {
 	}
 }
 
+void DistinctSet::Reserve(uint64_t n) {
+	if (words_used != 0) {
+		return;
+	}
+	uint64_t size = slots.size();
+	while (size < 2 * n) {
+		size *= 2;
+	}
+	if (size != slots.size()) {
+		slots.assign(size, 0);
+	}
+}
+
+void DistinctSet::InsertWords(const uint64_t *words, size_t n) {
+	constexpr size_t kAhead = 8;
+	for (size_t i = 0; i < n; i++) {
+		if (i + kAhead < n) {
+			__builtin_prefetch(&slots[Mix(words[i + kAhead]) & (slots.size() - 1)]);
+		}
+		InsertWord(words[i]);
+	}
+}
+
 void DistinctSet::Insert(const std::string &raw) {
 	if (width) {
 		InsertWord(WordOf(reinterpret_cast<const uint8_t *>(raw.data())));
@@ -74,13 +97,27 @@ void DistinctSet::Insert(const std::string &raw) {
 }
 
 void DistinctSet::InsertAll(const ColumnInput &in) {
+	if (width) {
+		Reserve(in.count);
+		uint64_t batch[256];
+		size_t n = 0;
+		for (uint64_t i = 0; i < in.count; i++) {
+			if (in.IsValid(i)) {
+				batch[n++] = WordOf(in.fixed + i * width);
+				if (n == 256) {
+					InsertWords(batch, n);
+					n = 0;
+				}
+			}
+		}
+		InsertWords(batch, n);
+		return;
+	}
 	for (uint64_t i = 0; i < in.count; i++) {
 		if (!in.IsValid(i)) {
 			continue;
 		}
-		if (width) {
-			InsertWord(WordOf(in.fixed + i * width));
-		} else if (type.IsString()) {
+		if (type.IsString()) {
 			strings.emplace(in.strings[i].ptr, in.strings[i].len);
 		} else {
 			strings.emplace(reinterpret_cast<const char *>(in.fixed + i * type.ByteWidth()), type.ByteWidth());
@@ -92,13 +129,27 @@ void DistinctSet::InsertDecoded(const DecodedColumn &chunk, const uint8_t *selec
 	if (chunk.all_null) {
 		return;
 	}
+	if (width) {
+		Reserve(end - begin);
+		uint64_t batch[256];
+		size_t n = 0;
+		for (uint64_t i = begin; i < end; i++) {
+			if ((!selected || selected[i]) && chunk.IsValid(i)) {
+				batch[n++] = WordOf(chunk.Fixed() + i * width);
+				if (n == 256) {
+					InsertWords(batch, n);
+					n = 0;
+				}
+			}
+		}
+		InsertWords(batch, n);
+		return;
+	}
 	for (uint64_t i = begin; i < end; i++) {
 		if ((selected && !selected[i]) || !chunk.IsValid(i)) {
 			continue;
 		}
-		if (width) {
-			InsertWord(WordOf(chunk.Fixed() + i * width));
-		} else if (type.IsString()) {
+		if (type.IsString()) {
 			auto &s = chunk.StringAt(i);
 			strings.emplace(s.ptr, s.len);
 		} else {
@@ -109,11 +160,19 @@ void DistinctSet::InsertDecoded(const DecodedColumn &chunk, const uint8_t *selec
 
 void DistinctSet::Merge(const DistinctSet &other) {
 	has_zero = has_zero || other.has_zero;
+	Reserve(other.words_used);
+	uint64_t batch[256];
+	size_t n = 0;
 	for (auto w : other.slots) {
 		if (w) {
-			InsertWord(w);
+			batch[n++] = w;
+			if (n == 256) {
+				InsertWords(batch, n);
+				n = 0;
+			}
 		}
 	}
+	InsertWords(batch, n);
 	for (auto &s : other.strings) {
 		strings.insert(s);
 	}

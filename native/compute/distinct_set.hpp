@@ -31,6 +31,11 @@ public:
 
 private:
 	void InsertWord(uint64_t w);
+	//! Words in bulk, their slots prefetched a few words ahead: the table outgrows the caches
+	//! where there are many distinct values, and each insert would wait on memory.
+	void InsertWords(const uint64_t *words, size_t n);
+	//! An empty table sized for `n` words at once, instead of doubling its way there.
+	void Reserve(uint64_t n);
 	void Grow();
 	uint64_t WordOf(const uint8_t *p) const;
 

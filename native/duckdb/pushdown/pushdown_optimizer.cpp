@@ -18,6 +18,7 @@
 #include "duckdb/common/types/decimal.hpp"
 #include "duckdb/optimizer/column_binding_replacer.hpp"
 #include "duckdb/optimizer/optimizer_extension.hpp"
+#include "duckdb/storage/buffer_manager.hpp"
 #include "duckdb/planner/expression/bound_aggregate_expression.hpp"
 #include "duckdb/planner/expression/bound_cast_expression.hpp"
 #include "duckdb/planner/expression/bound_columnref_expression.hpp"
@@ -314,25 +315,46 @@ bool NativelySupported(const PushedAggregate &a, const LogicalType &stored, cons
 	return false;
 }
 
-//! The most rows a pushed count(DISTINCT x) decodes (in zones that keep no distinct values):
-//! beyond it, the distinct values could take more memory than DuckDB's own aggregate.
-constexpr uint64_t kDistinctDecodeRows = uint64_t(8) << 20;
+//! The distinct values a pushed count(DISTINCT x) holds (from zones that keep no list of them)
+//! may take at most this share of DuckDB's memory_limit: DuckDB's own aggregate would hold the
+//! same values in its hash table, but ours are outside its buffer manager.
+constexpr uint64_t kDistinctMemoryShare = 4;
+
+//! Bytes a distinct value costs in DistinctSet: a word in a table at most half full (and growing
+//! by doubling), or a string in a node-based set.
+uint64_t DistinctValueBytes(const vtx::ColumnType &type) {
+	const auto w = type.ByteWidth();
+	return w >= 1 && w <= 8 ? 32 : 96;
+}
 
 //! Where a distinct count can come from the files: count(DISTINCT x) from the zones' distinct
-//! values (decoding at most kDistinctDecodeRows rows where a zone keeps none), approx_count_distinct
-//! from sketches made with the very hash of the running DuckDB. Where not, EXPLAIN says why.
+//! values, and the decoded values of zones that keep none while those fit the memory budget
+//! (estimated from each zone's sketch, else its rows); approx_count_distinct from sketches made
+//! with the very hash of the running DuckDB. Where not, EXPLAIN says why.
 bool DistinctFromFiles(ClientContext &context, ScanBindData &scan, const PushedAggregate &a, const LogicalType &stored) {
 	if (a.kind == AggregateKind::COUNT_DISTINCT) {
-		uint64_t decoded = 0;
+		double values = 0; // an over-estimate: a value in several zones counts once per zone
 		for (auto &f : scan.files) {
 			for (auto &z : f.meta->zones) {
 				auto &s = z.chunks[a.field].stats;
-				decoded += s.NonNull() > 0 && !s.has_distinct ? z.rows : 0;
+				if (s.NonNull() == 0 || s.has_distinct) {
+					continue;
+				}
+				double zone = static_cast<double>(s.NonNull());
+				if (s.has_sketch) {
+					HyperLogLog hll;
+					MergeRegisters(hll, s.sketch);
+					zone = std::min(zone, 1.5 * static_cast<double>(hll.Count()) + 64); // HLL of 64 registers: ~13% error
+				}
+				values += zone;
 			}
 		}
-		if (decoded > kDistinctDecodeRows) {
-			scan.not_pushed = a.display + ": " + std::to_string(decoded) +
-			                  " rows lie in zones with many distinct values, more than the reader decodes for it";
+		const double budget =
+		    static_cast<double>(BufferManager::GetBufferManager(context).GetMaxMemory()) / kDistinctMemoryShare;
+		if (values * static_cast<double>(DistinctValueBytes(scan.fields[a.field].type)) > budget) {
+			scan.not_pushed = a.display + ": about " + std::to_string(static_cast<uint64_t>(values)) +
+			                  " distinct values in zones that keep no list of them, more than the reader holds for it "
+			                  "(a quarter of memory_limit)";
 			return false;
 		}
 		return true;
