@@ -46,6 +46,9 @@ const atoms: fc.Arbitrary<Atom> = fc.oneof(
   int(0, 2).map((p) => atom(`part::VARCHAR LIKE '${p}%'`)),
   fc.constantFrom('a%', '%2').map((p) => atom(`NOT (s LIKE '${p}')`)),
   int(0, 12).map((v) => atom(`t IS NULL OR g = ${v}`)),
+  // ORs across dictionary-coded string columns: each side decided per dictionary entry
+  fc.tuple(word, int(0, 9)).map(([w, d]) => atom(`s = '${w}' OR c LIKE '%${d}'`)),
+  word.map((w) => atom(`s LIKE '%${w}%' OR t IS NULL OR c = 'zone1'`)),
   int(0, 1000).map((v) => atom(`id > ${v}`)), // a table filter DuckDB pushes itself
 );
 

@@ -214,9 +214,131 @@ int64_t BucketGranularity(const Expression &bucket) {
 	}
 }
 
-BucketEvaluator::BucketEvaluator(ClientContext &context, const Expression &bucket, vtx::ColumnType input_type)
+BucketEvaluator::BucketEvaluator(ClientContext &context, const Expression &bucket, vtx::ColumnType input_type,
+                                 bool monotone)
     : context(context), bucket(bucket), input_type(input_type), input_logical(ToLogicalType(input_type)),
-      executor(context, bucket) {
+      executor(context, bucket), monotone(monotone) {
+}
+
+namespace {
+
+//! Rows between two evaluated samples of a sorted run.
+constexpr idx_t kSampleStride = 64;
+
+template <class T>
+bool NonDecreasing(const uint8_t *data, uint64_t begin, uint64_t end) {
+	T prev;
+	std::memcpy(&prev, data + begin * sizeof(T), sizeof(T));
+	for (uint64_t i = begin + 1; i < end; i++) {
+		T v;
+		std::memcpy(&v, data + i * sizeof(T), sizeof(T));
+		if (v < prev) {
+			return false;
+		}
+		prev = v;
+	}
+	return true;
+}
+
+//! Whether rows [begin, end) of an integer-stored column (timestamps, dates, integers) are all
+//! valid and in ascending order.
+bool SortedRun(const vtx::DecodedColumn &in, const vtx::ColumnType &type, uint64_t begin, uint64_t end) {
+	if (in.all_null || end - begin < 2 * kSampleStride) {
+		return false;
+	}
+	if (!in.all_valid) {
+		for (uint64_t i = begin; i < end; i++) {
+			if (!in.IsValid(i)) {
+				return false;
+			}
+		}
+	}
+	const uint8_t *data = in.Fixed();
+	const bool is_signed = type.Kind() == vtx::PhysicalKind::SIGNED;
+	if (!is_signed && type.Kind() != vtx::PhysicalKind::UNSIGNED) {
+		return false;
+	}
+	switch (type.ByteWidth()) {
+	case 1: return is_signed ? NonDecreasing<int8_t>(data, begin, end) : NonDecreasing<uint8_t>(data, begin, end);
+	case 2: return is_signed ? NonDecreasing<int16_t>(data, begin, end) : NonDecreasing<uint16_t>(data, begin, end);
+	case 4: return is_signed ? NonDecreasing<int32_t>(data, begin, end) : NonDecreasing<uint32_t>(data, begin, end);
+	case 8: return is_signed ? NonDecreasing<int64_t>(data, begin, end) : NonDecreasing<uint64_t>(data, begin, end);
+	default: return false;
+	}
+}
+
+} // namespace
+
+// A monotone function over ascending values: where two samples give the same key, every row
+// between them has it too (f(a) <= f(x) <= f(b) = f(a)). Sorted columns (event times) then cost
+// one evaluation per kSampleStride rows plus the rows around each change of key.
+void BucketEvaluator::ApplySortedRun(DataChunk &chunk, const vtx::DecodedColumn &in, uint64_t offset, idx_t n,
+                                     vtx::DecodedColumn &out, idx_t width) {
+	SelectionVector samples(STANDARD_VECTOR_SIZE);
+	idx_t s = 0;
+	for (idx_t i = 0; i < n; i += kSampleStride) {
+		samples.set_index(s++, i);
+	}
+	if (samples.get_index(s - 1) != n - 1) {
+		samples.set_index(s++, n - 1);
+	}
+	std::vector<uint8_t> keys(s * width);
+	std::vector<uint8_t> valid(s);
+	{
+		DataChunk sampled;
+		sampled.Initialize(Allocator::Get(context), {input_logical});
+		sampled.Slice(chunk, samples, s);
+		Vector result(bucket.return_type);
+		executor.ExecuteExpression(sampled, result);
+		UnifiedVectorFormat format;
+		result.ToUnifiedFormat(s, format);
+		for (idx_t j = 0; j < s; j++) {
+			const auto idx = format.sel->get_index(j);
+			valid[j] = format.validity.RowIsValid(idx);
+			std::memcpy(keys.data() + j * width, format.data + idx * width, width);
+		}
+	}
+	SelectionVector rest(STANDARD_VECTOR_SIZE);
+	idx_t r = 0;
+	auto put = [&](idx_t row, const uint8_t *key) {
+		const uint64_t at = offset + row;
+		std::memcpy(out.fixed.data() + at * width, key, width);
+		out.validity[at >> 6] |= uint64_t(1) << (at & 63);
+	};
+	for (idx_t j = 0; j < s; j++) {
+		const idx_t row = samples.get_index(j);
+		if (valid[j]) {
+			put(row, keys.data() + j * width);
+		}
+		if (j + 1 == s) {
+			break;
+		}
+		const idx_t next = samples.get_index(j + 1);
+		const bool same = valid[j] && valid[j + 1] && std::memcmp(keys.data() + j * width, keys.data() + (j + 1) * width, width) == 0;
+		for (idx_t i = row + 1; i < next; i++) {
+			if (same) {
+				put(i, keys.data() + j * width);
+			} else {
+				rest.set_index(r++, i);
+			}
+		}
+	}
+	if (r == 0) {
+		return;
+	}
+	DataChunk remaining;
+	remaining.Initialize(Allocator::Get(context), {input_logical});
+	remaining.Slice(chunk, rest, r);
+	Vector result(bucket.return_type);
+	executor.ExecuteExpression(remaining, result);
+	UnifiedVectorFormat format;
+	result.ToUnifiedFormat(r, format);
+	for (idx_t i = 0; i < r; i++) {
+		const auto idx = format.sel->get_index(i);
+		if (format.validity.RowIsValid(idx)) {
+			put(rest.get_index(i), format.data + idx * width);
+		}
+	}
 }
 
 Value BucketEvaluator::Apply(const Value &input) {
@@ -247,6 +369,10 @@ void BucketEvaluator::ApplyColumn(const vtx::DecodedColumn &in, vtx::DecodedColu
 		chunk.Reset();
 		EmitColumn(in, view, offset, n, input_type, chunk.data[0]);
 		chunk.SetCardinality(n);
+		if (!selected && monotone && SortedRun(in, input_type, offset, offset + n)) {
+			ApplySortedRun(chunk, in, offset, n, out, width);
+			continue;
+		}
 		// Only the rows DuckDB would group: the function may raise an error on a row a filter removes.
 		idx_t m = n;
 		if (selected) {
@@ -276,8 +402,11 @@ void BucketEvaluator::ApplyColumn(const vtx::DecodedColumn &in, vtx::DecodedColu
 			const uint64_t row = offset + (m < n ? sel.get_index(i) : i);
 			std::memcpy(out.fixed.data() + row * width, format.data + idx * width, width);
 			out.validity[row >> 6] |= uint64_t(1) << (row & 63);
-			valid++;
 		}
+	}
+	valid = 0;
+	for (auto word : out.validity) {
+		valid += static_cast<uint64_t>(__builtin_popcountll(word));
 	}
 	out.all_valid = valid == rows;
 	out.all_null = rows > 0 && valid == 0;

@@ -30,7 +30,9 @@ int64_t BucketGranularity(const duckdb::Expression &bucket);
 //! Evaluates one bucket function for one thread.
 class BucketEvaluator {
 public:
-	BucketEvaluator(duckdb::ClientContext &context, const duckdb::Expression &bucket, vtx::ColumnType input_type);
+	//! `monotone`: the function never decreases (or never increases) in its input, as BucketFunction says.
+	BucketEvaluator(duckdb::ClientContext &context, const duckdb::Expression &bucket, vtx::ColumnType input_type,
+	                bool monotone = false);
 
 	//! The key of one value (NULL in, the function's result for NULL out).
 	duckdb::Value Apply(const duckdb::Value &input);
@@ -45,6 +47,12 @@ private:
 	vtx::ColumnType input_type;
 	duckdb::LogicalType input_logical;
 	duckdb::ExpressionExecutor executor;
+	bool monotone;
+
+	//! Rows [offset, offset + n) of `in`, all valid and sorted, into `out`: the function evaluated
+	//! every kSampleStride rows only, and in full between two samples whose keys differ.
+	void ApplySortedRun(duckdb::DataChunk &chunk, const vtx::DecodedColumn &in, uint64_t offset, duckdb::idx_t n,
+	                    vtx::DecodedColumn &out, duckdb::idx_t width);
 };
 
 } // namespace vortex

@@ -185,7 +185,8 @@ std::vector<std::unique_ptr<BucketEvaluator>> BucketsOf(ClientContext &context, 
 	std::vector<std::unique_ptr<BucketEvaluator>> out;
 	for (idx_t k = 0; k < bind.keys.size(); k++) {
 		out.push_back(bind.key_buckets[k] ? std::make_unique<BucketEvaluator>(context, *bind.key_buckets[k],
-		                                                                       bind.fields[bind.keys[k]].type)
+		                                                                       bind.fields[bind.keys[k]].type,
+		                                                                       bind.bucket_monotone[k])
 		                                  : nullptr);
 	}
 	return out;

@@ -3,9 +3,11 @@
 #include "column_emit.hpp"
 #include "../type_mapping.hpp"
 #include "duckdb/planner/expression/bound_cast_expression.hpp"
+#include "duckdb/planner/expression/bound_conjunction_expression.hpp"
 #include "duckdb/planner/expression/bound_constant_expression.hpp"
 #include "duckdb/planner/expression/bound_function_expression.hpp"
 #include "duckdb/planner/expression/bound_operator_expression.hpp"
+#include "duckdb/planner/expression/bound_reference_expression.hpp"
 #include "duckdb/planner/expression_iterator.hpp"
 
 namespace vortex {
@@ -235,10 +237,55 @@ bool MayThrow(const Expression &e) {
 
 // ---- evaluation -----------------------------------------------------------------------------
 
+namespace {
+
+//! The inputs an expression reads (its BoundReferenceExpression indexes).
+void InputsOf(const Expression &e, std::vector<idx_t> &out) {
+	if (e.GetExpressionClass() == ExpressionClass::BOUND_REF) {
+		auto index = e.Cast<BoundReferenceExpression>().index;
+		if (std::find(out.begin(), out.end(), index) == out.end()) {
+			out.push_back(index);
+		}
+		return;
+	}
+	ExpressionIterator::EnumerateChildren(e, [&](const Expression &child) { InputsOf(child, out); });
+}
+
+void ReadAsInputZero(unique_ptr<Expression> &e) {
+	if (e->GetExpressionClass() == ExpressionClass::BOUND_REF) {
+		e->Cast<BoundReferenceExpression>().index = 0;
+		return;
+	}
+	ExpressionIterator::EnumerateChildren(*e, [&](unique_ptr<Expression> &child) { ReadAsInputZero(child); });
+}
+
+} // namespace
+
 ExpressionFilterEvaluator::ExpressionFilterEvaluator(ClientContext &context, const std::vector<ExpressionFilter> &filters)
     : context(context), filters(filters) {
 	for (auto &f : filters) {
 		executors.push_back(make_uniq<ExpressionExecutor>(context, *f.expression));
+		parts_.emplace_back();
+		ors_.push_back(f.expression->GetExpressionType() == ExpressionType::CONJUNCTION_OR);
+		if (f.columns.size() < 2 || f.expression->GetExpressionClass() != ExpressionClass::BOUND_CONJUNCTION) {
+			continue;
+		}
+		std::vector<Part> parts;
+		for (auto &child : f.expression->Cast<BoundConjunctionExpression>().children) {
+			std::vector<idx_t> inputs;
+			InputsOf(*child, inputs);
+			if (inputs.size() != 1) {
+				parts.clear();
+				break;
+			}
+			Part p;
+			p.input = inputs[0];
+			p.expression = child->Copy();
+			ReadAsInputZero(p.expression);
+			p.executor = make_uniq<ExpressionExecutor>(context, *p.expression);
+			parts.push_back(std::move(p));
+		}
+		parts_.back() = std::move(parts);
 	}
 }
 
@@ -306,28 +353,7 @@ vtx::compute::ZoneMatch ExpressionFilterEvaluator::Evaluate(idx_t k, const std::
 	if (inputs.size() == 1 && inputs[0].decoded && !inputs[0].decoded->codes.empty()) {
 		auto &c = *inputs[0].decoded;
 		const idx_t d = c.dictionary.size();
-		truth_.assign(d + 1, 0);
-		for (idx_t start = 0; start <= d; start += STANDARD_VECTOR_SIZE) {
-			const idx_t n = MinValue<idx_t>(STANDARD_VECTOR_SIZE, d + 1 - start);
-			DataChunk chunk;
-			chunk.Initialize(Allocator::Get(context), {inputs[0].logical}, n);
-			auto &vec = chunk.data[0];
-			auto data = FlatVector::GetData<string_t>(vec);
-			for (idx_t i = 0; i < n; i++) {
-				const idx_t e = start + i;
-				if (e == d) {
-					FlatVector::SetNull(vec, i, true);
-				} else {
-					data[i] = StringVector::AddStringOrBlob(vec, c.dictionary[e].ptr, c.dictionary[e].len);
-				}
-			}
-			chunk.SetCardinality(n);
-			SelectionVector sel(n);
-			const idx_t count = Select(k, chunk, sel);
-			for (idx_t j = 0; j < count; j++) {
-				truth_[start + sel.get_index(j)] = 1;
-			}
-		}
+		EntryTruth(*executors[k], inputs[0].logical, c);
 		// Entries no row uses only make the answer SOME where it could have been ALL or NONE.
 		const idx_t entries = c.all_valid ? d : d + 1;
 		idx_t held = 0;
@@ -342,6 +368,20 @@ vtx::compute::ZoneMatch ExpressionFilterEvaluator::Evaluate(idx_t k, const std::
 			return ZoneMatch::NONE;
 		}
 		mask.AndEntries(truth_.data(), c);
+		return ZoneMatch::SOME;
+	}
+	if (!parts_[k].empty() && EvaluateParts(k, inputs, rows)) {
+		idx_t held = 0;
+		for (uint64_t r = 0; r < rows; r++) {
+			held += rows_[r];
+		}
+		if (held == rows) {
+			return ZoneMatch::ALL;
+		}
+		if (held == 0) {
+			return ZoneMatch::NONE;
+		}
+		mask.AndRows(rows_.data());
 		return ZoneMatch::SOME;
 	}
 	vector<LogicalType> types;
@@ -382,6 +422,58 @@ vtx::compute::ZoneMatch ExpressionFilterEvaluator::Evaluate(idx_t k, const std::
 	}
 	mask.AndRows(rows_.data());
 	return ZoneMatch::SOME;
+}
+
+void ExpressionFilterEvaluator::EntryTruth(ExpressionExecutor &executor, const LogicalType &logical,
+                                           const vtx::DecodedColumn &c) {
+	const idx_t d = c.dictionary.size();
+	truth_.assign(d + 1, 0);
+	for (idx_t start = 0; start <= d; start += STANDARD_VECTOR_SIZE) {
+		const idx_t n = MinValue<idx_t>(STANDARD_VECTOR_SIZE, d + 1 - start);
+		DataChunk chunk;
+		chunk.Initialize(Allocator::Get(context), {logical}, n);
+		auto &vec = chunk.data[0];
+		auto data = FlatVector::GetData<string_t>(vec);
+		for (idx_t i = 0; i < n; i++) {
+			const idx_t e = start + i;
+			if (e == d) {
+				FlatVector::SetNull(vec, i, true);
+			} else {
+				data[i] = StringVector::AddStringOrBlob(vec, c.dictionary[e].ptr, c.dictionary[e].len);
+			}
+		}
+		chunk.SetCardinality(n);
+		SelectionVector sel(n);
+		const idx_t count = executor.SelectExpression(chunk, sel);
+		for (idx_t j = 0; j < count; j++) {
+			truth_[start + sel.get_index(j)] = 1;
+		}
+	}
+}
+
+// Under WHERE a row passes where the filter is TRUE: an OR is TRUE where some part is TRUE, an
+// AND where every part is (a NULL part is not TRUE), so combining the rows each part selects is
+// SQL's three-valued OR/AND exactly.
+bool ExpressionFilterEvaluator::EvaluateParts(idx_t k, const std::vector<FilterInput> &inputs, uint64_t rows) {
+	for (auto &p : parts_[k]) {
+		auto *c = inputs[p.input].decoded;
+		if (!c || c->codes.size() != rows || c->count != rows) {
+			return false;
+		}
+	}
+	const bool any = ors_[k];
+	rows_.assign(rows, any ? 0 : 1);
+	for (auto &p : parts_[k]) {
+		auto &c = *inputs[p.input].decoded;
+		EntryTruth(*p.executor, inputs[p.input].logical, c);
+		const uint32_t *codes = c.codes.data();
+		const uint8_t null_truth = truth_[c.dictionary.size()];
+		for (uint64_t r = 0; r < rows; r++) {
+			const uint8_t t = c.all_valid || c.IsValid(r) ? truth_[codes[r]] : null_truth;
+			rows_[r] = any ? (rows_[r] | t) : (rows_[r] & t);
+		}
+	}
+	return true;
 }
 
 } // namespace vortex

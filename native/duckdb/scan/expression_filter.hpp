@@ -101,12 +101,30 @@ public:
 	                                 vtx::compute::ZoneMask &mask);
 
 private:
+	//! A child of a filter that is an OR or AND, reading one of the filter's inputs (`input`),
+	//! rewritten to read it as input 0.
+	struct Part {
+		duckdb::unique_ptr<duckdb::Expression> expression;
+		std::unique_ptr<duckdb::ExpressionExecutor> executor;
+		duckdb::idx_t input = 0;
+	};
+
 	//! Selects the rows of `chunk` where filter k holds; true where it holds on every row.
 	duckdb::idx_t Select(duckdb::idx_t k, duckdb::DataChunk &chunk, duckdb::SelectionVector &sel);
+	//! truth_[e]: whether `executor`'s expression holds on dictionary entry e of `chunk` (and, at
+	//! e = the dictionary's size, on NULL).
+	void EntryTruth(duckdb::ExpressionExecutor &executor, const duckdb::LogicalType &logical, const vtx::DecodedColumn &chunk);
+	//! Filter k from its parts, each decided per dictionary entry of its column, into rows_;
+	//! false where some part's column is not dictionary-coded over the zone's rows.
+	bool EvaluateParts(duckdb::idx_t k, const std::vector<FilterInput> &inputs, uint64_t rows);
 
 	duckdb::ClientContext &context;
 	const std::vector<ExpressionFilter> &filters;
 	std::vector<std::unique_ptr<duckdb::ExpressionExecutor>> executors;
+	//! Per filter: its parts where it is an OR or AND of children that read one column each
+	//! (`region IN (...) OR status = 'ok'`), else none.
+	std::vector<std::vector<Part>> parts_;
+	std::vector<bool> ors_;
 	std::vector<uint8_t> rows_;
 	std::vector<uint8_t> truth_;
 };
