@@ -113,20 +113,24 @@ describe('distinct counts answered from the file', () => {
 
 describe('the memory budget of count(DISTINCT)', () => {
   it('holds decoded distinct values up to a quarter of memory_limit; beyond, DuckDB counts and EXPLAIN says why', async () => {
-    const file = join(dir, 'many.vtx');
-    await conn.run(`COPY (SELECT 'user ' || (hash(i) % 300000)::VARCHAR AS u FROM range(300000) r(i)) TO ${sqlString(file)} (FORMAT vortex, ROW_GROUP_SIZE 50000)`);
-    const sql = `SELECT count(DISTINCT u) FROM ${sqlString(file)}`;
-    const want = await answerText(conn, `SELECT count(DISTINCT 'user ' || (hash(i) % 300000)::VARCHAR) FROM range(300000) r(i)`);
-    expect(await explain(conn, sql)).toContain('Pushed Aggregates');
-    expect(await answerText(conn, sql)).toBe(want);
-    await conn.run("SET memory_limit = '64MB'"); // a budget of 16MB: about 170,000 strings
+    // A database of its own: DuckDB may spill under the small limit, into the test's directory.
+    const { instance, conn: db } = await openDb();
     try {
-      const plan = (await explain(conn, sql)).replace(/[\s│]+/g, ' ');
+      await db.run(`SET temp_directory = ${sqlString(join(dir, 'spill'))}`);
+      const file = join(dir, 'many.vtx');
+      await db.run(`COPY (SELECT 'user ' || (hash(i) % 300000)::VARCHAR AS u FROM range(300000) r(i)) TO ${sqlString(file)} (FORMAT vortex, ROW_GROUP_SIZE 50000)`);
+      const sql = `SELECT count(DISTINCT u) FROM ${sqlString(file)}`;
+      const want = await answerText(db, `SELECT count(DISTINCT 'user ' || (hash(i) % 300000)::VARCHAR) FROM range(300000) r(i)`);
+      expect(await explain(db, sql)).toContain('Pushed Aggregates');
+      expect(await answerText(db, sql)).toBe(want);
+      await db.run("SET memory_limit = '64MB'"); // a budget of 16MB: about 170,000 strings
+      const plan = (await explain(db, sql)).replace(/[\s│]+/g, ' ');
       expect(plan).not.toContain('Pushed Aggregates');
       expect(plan).toMatch(/distinct values in zones that keep no list of them/);
-      expect(await answerText(conn, sql)).toBe(want);
+      expect(await answerText(db, sql)).toBe(want);
     } finally {
-      await conn.run('RESET memory_limit');
+      db.closeSync();
+      instance.closeSync();
     }
   });
 });
