@@ -375,14 +375,7 @@ vtx::compute::ZoneMatch ExpressionFilterEvaluator::Evaluate(idx_t k, const std::
 		for (uint64_t r = 0; r < rows; r++) {
 			held += rows_[r];
 		}
-		if (held == rows) {
-			return ZoneMatch::ALL;
-		}
-		if (held == 0) {
-			return ZoneMatch::NONE;
-		}
-		mask.AndRows(rows_.data());
-		return ZoneMatch::SOME;
+		return RowsMatch(held, rows, mask);
 	}
 	vector<LogicalType> types;
 	for (auto &in : inputs) {
@@ -414,14 +407,19 @@ vtx::compute::ZoneMatch ExpressionFilterEvaluator::Evaluate(idx_t k, const std::
 		}
 		held += count;
 	}
+	return RowsMatch(held, rows, mask);
+}
+
+//! ALL or NONE where rows_ holds on every row or none, else SOME with rows_ ANDed into `mask`.
+vtx::compute::ZoneMatch ExpressionFilterEvaluator::RowsMatch(uint64_t held, uint64_t rows, vtx::compute::ZoneMask &mask) {
 	if (held == rows) {
-		return ZoneMatch::ALL;
+		return vtx::compute::ZoneMatch::ALL;
 	}
 	if (held == 0) {
-		return ZoneMatch::NONE;
+		return vtx::compute::ZoneMatch::NONE;
 	}
 	mask.AndRows(rows_.data());
-	return ZoneMatch::SOME;
+	return vtx::compute::ZoneMatch::SOME;
 }
 
 void ExpressionFilterEvaluator::EntryTruth(ExpressionExecutor &executor, const LogicalType &logical,

@@ -117,6 +117,7 @@ private:
 	//! Filter k from its parts, each decided per dictionary entry of its column, into rows_;
 	//! false where some part's column is not dictionary-coded over the zone's rows.
 	bool EvaluateParts(duckdb::idx_t k, const std::vector<FilterInput> &inputs, uint64_t rows);
+	vtx::compute::ZoneMatch RowsMatch(uint64_t held, uint64_t rows, vtx::compute::ZoneMask &mask);
 
 	duckdb::ClientContext &context;
 	const std::vector<ExpressionFilter> &filters;

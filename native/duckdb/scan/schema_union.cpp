@@ -86,7 +86,9 @@ void UnifySchemas(ScanBindData &bind) {
 				bind.uniform = false;
 			}
 			if (!(file_type == types[c]) && (field.type.IsNested() || types[c].IsNested())) {
-				throw NotImplementedException(
+				// Struct fields matched by name and cast per file would need a per-file cast of
+				// each child stream; refused with the file named instead.
+				throw BinderException(
 				    "vortex_scan: column \"%s\" is %s in \"%s\" but %s across the files: files whose nested columns "
 				    "differ in type are not combined (columns of other types are widened or cast as read_parquet does)",
 				    names[c], file_type.ToString(), f.path, types[c].ToString());
@@ -100,8 +102,8 @@ void UnifySchemas(ScanBindData &bind) {
 		if (stored) {
 			field.type = stored->type;
 		} else if (!ToColumnType(types[c], field.type)) {
-			throw NotImplementedException("vortex_scan: column \"%s\" would be of type %s across the files, which "
-			                              "vortex_scan cannot return", names[c], types[c].ToString());
+			throw BinderException("vortex_scan: column \"%s\" would be of type %s across the files, which "
+			                      "vortex_scan cannot return", names[c], types[c].ToString());
 		}
 		bind.fields.push_back(std::move(field));
 	}
