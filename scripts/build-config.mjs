@@ -8,7 +8,12 @@
 //   version        -> the DuckDB version, e.g. v1.5.5
 //   version-number -> the same as a number, e.g. 10505 (native/duckdb/duckdb_compat.hpp)
 //   sources        -> the addon's C++ sources
-import { readdirSync } from 'node:fs';
+//   core-sources   -> those of native/format and native/compute (a static library that knows nothing of DuckDB)
+//   core-isystem   -> its -isystem flags: the libraries DuckDB bundles (zstd, lz4), not DuckDB's own headers
+//   glue-sources   -> those of native/duckdb and native/addon
+//   pch-include    -> node-gyp's flag that puts native/duckdb/duckdb_pch.hpp in front of every glue file,
+//                     through build/pch/, where scripts/build-gyp.mjs precompiles it
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildTarget, ensureHeaders, libduckdbPath, root, versionNumber } from './duckdb-headers.mjs';
 
@@ -22,8 +27,20 @@ function layerSources(dir) {
   return out;
 }
 
-export function sources() {
-  return ['format', 'compute', 'duckdb', 'addon'].flatMap((layer) => layerSources(join('native', layer)));
+const CORE = ['format', 'compute'];
+const GLUE = ['duckdb', 'addon'];
+
+export function sources(layers = [...CORE, ...GLUE]) {
+  return layers.flatMap((layer) => layerSources(join('native', layer)));
+}
+
+/** The header node-gyp's glue files are compiled after; its precompiled form (.gch) goes beside it. */
+export function pchWrapper() {
+  const dir = join(root, 'build', 'pch');
+  mkdirSync(dir, { recursive: true });
+  const wrapper = join(dir, 'duckdb_pch.hpp');
+  writeFileSync(wrapper, `#include "${join(root, 'native', 'duckdb', 'duckdb_pch.hpp').replace(/\\/g, '/')}"\n`);
+  return wrapper;
 }
 
 const what = process.argv[2];
@@ -37,6 +54,10 @@ if (what) {
       case 'version': console.log(`v${target.duckdb}`); break;
       case 'version-number': console.log(versionNumber(target.duckdb)); break;
       case 'sources': console.log(sources().join('\n')); break;
+      case 'core-isystem': console.log((await ensureHeaders(target.duckdb)).filter((d) => !/[/\\]src[/\\]include$/.test(d)).map((d) => `-isystem ${d}`).join(' ')); break;
+      case 'core-sources': console.log(sources(CORE).join('\n')); break;
+      case 'glue-sources': console.log(sources(GLUE).join('\n')); break;
+      case 'pch-include': console.log(`-include ${pchWrapper()}`); break;
       default: console.error(`unknown query: ${what}`); process.exit(2);
     }
   } catch (e) {

@@ -48,6 +48,8 @@ const node = armNode();
 const work = mkdtempSync(join(tmpdir(), 'vtx-arm64-'));
 let failed = 0;
 try {
+  // The package's JavaScript (dist/, which `npm pack --ignore-scripts` does not build), then the tarball.
+  execFileSync('npm', ['run', 'build:ts'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   const packed = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], root));
   const tarball = join(work, packed[0].filename);
   const shipped = packed[0].files.map((f) => f.path).filter((p) => p.startsWith('prebuilds/linux-arm64/'));

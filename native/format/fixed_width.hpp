@@ -1,0 +1,24 @@
+// The encoder and decoder of fixed-width values (1, 2, 4, 8 or 16 bytes). Their unrolled
+// bit-unpacking kernels are most of the format's compile time, so each width is instantiated in a
+// file of its own (fixed_width_*.cpp) and the files compile in parallel.
+#pragma once
+#include "bytes.hpp"
+#include "column.hpp"
+#include "encoding.hpp"
+
+namespace vtx {
+namespace encoding_internal {
+
+template <class U>
+Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out);
+
+// Decodes fixed-width values into `out`. Returns true when the encoding's own parameters already
+// prove every decoded value to lie in the type's domain (a constant, the run values, the
+// dictionary, or the two ends of a frame-of-reference range, checked once each), so that the
+// caller need not check the values row by row.
+template <class U>
+bool DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc, DecodedColumn &out,
+                 const RowRange *range);
+
+} // namespace encoding_internal
+} // namespace vtx

@@ -1,0 +1,294 @@
+// The definitions behind fixed_width.hpp, included only by the fixed_width_*.cpp files that
+// instantiate them.
+#pragma once
+#include "alp.hpp"
+#include "bitpack.hpp"
+#include "dictionary_builder.hpp"
+#include "domain.hpp"
+#include "encoding_internal.hpp"
+#include "fixed_width.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
+
+namespace vtx {
+namespace encoding_internal {
+
+template <class U>
+Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out) {
+	const uint64_t n = in.count;
+	const auto kind = in.type.Kind();
+	// Null rows repeat the previous valid value so they cost nothing in any encoding.
+	auto &vals = Scratch<U>(0);
+	vals.resize(n);
+	U last = 0;
+	bool have = false;
+	for (uint64_t i = 0; i < n; i++) {
+		if (in.IsValid(i)) {
+			last = LoadValue<U>(in.fixed + i * sizeof(U));
+			if (!have) {
+				for (uint64_t j = 0; j < i; j++) {
+					vals[j] = last;
+				}
+				have = true;
+			}
+		}
+		vals[i] = last;
+	}
+	bool constant = true;
+	uint64_t runs = n ? 1 : 0;
+	for (uint64_t i = 1; i < n; i++) {
+		if (vals[i] != vals[i - 1]) {
+			constant = false;
+			runs++;
+		}
+	}
+	if (constant) {
+		out.U8(static_cast<uint8_t>(Encoding::CONSTANT));
+		U v = n ? vals[0] : U(0);
+		out.Put(v);
+		return Encoding::CONSTANT;
+	}
+	const uint64_t plain_size = n * sizeof(U);
+	// Plain reaches DuckDB without a copy; anything else costs decoding, so it must save
+	// at least a tenth of the plain size to be chosen (bit-packing 62 of 64 bits does not pay).
+	uint64_t best_size = plain_size - plain_size / 10;
+	Encoding best = Encoding::PLAIN;
+
+	const bool can_for = sizeof(U) <= 8 && (kind == PhysicalKind::SIGNED || kind == PhysicalKind::UNSIGNED);
+	const uint64_t sign = kind == PhysicalKind::SIGNED ? uint64_t(1) << ((sizeof(U) * 8 - 1) & 63) : 0;
+	uint64_t omin = ~uint64_t(0), omax = 0;
+	uint8_t for_bw = 64;
+	if (can_for) {
+		for (auto v : vals) {
+			uint64_t o = static_cast<uint64_t>(v) ^ sign;
+			omin = o < omin ? o : omin;
+			omax = o > omax ? o : omax;
+		}
+		for_bw = BitWidth(omax - omin);
+		uint64_t size = 9 + PackedWords(n, for_bw) * 8;
+		if (size < best_size) {
+			best_size = size;
+			best = Encoding::FOR_BITPACK;
+		}
+	}
+	uint64_t rle_size = 10 + runs * (sizeof(U) + 4);
+	if (rle_size < best_size) {
+		best_size = rle_size;
+		best = Encoding::RLE;
+	}
+	// ALP before the dictionary: where it halves the plain size, take it without paying for a
+	// dictionary (whose hash table costs more to build than ALP to encode); otherwise it competes.
+	ByteWriter alp;
+	if constexpr (sizeof(U) == 4 || sizeof(U) == 8) {
+		using T = std::conditional_t<sizeof(U) == 8, double, float>;
+		if (kind == PhysicalKind::FLOAT && n >= 16) {
+			auto plan = PlanAlp<T>(vals);
+			const uint64_t step = std::max<uint64_t>(1, n / 256);
+			// The sample's estimate decides whether the full encoding is worth trying.
+			if (plan.size * step < best_size && EncodeAlp<T>(vals, plan.e, best_size, alp)) {
+				if (alp.Size() <= plain_size / 2) {
+					out.Bytes(alp.data.data(), alp.data.size());
+					return Encoding::ALP;
+				}
+				best_size = alp.Size();
+				best = Encoding::ALP;
+			}
+		}
+	}
+	// A dictionary only pays where values repeat; FOR already wins on narrow ranges.
+	const uint64_t limit = std::min<uint64_t>(kMaxDictionary, n / 4);
+	const bool try_dict = n >= 64 && for_bw > 8;
+	DictionaryBuilder<U> dict(try_dict ? limit : 0);
+	auto &codes = Scratch<uint64_t>(1);
+	codes.clear();
+	if (try_dict && BuildDictionary<U>(n, limit, [&](uint64_t i) { return vals[i]; }, dict, codes)) {
+		auto bw = BitWidth(dict.values.size() - 1);
+		uint64_t size = 10 + dict.values.size() * sizeof(U) + PackedWords(n, bw) * 8;
+		if (size < best_size) {
+			best_size = size;
+			best = Encoding::DICTIONARY;
+		}
+	}
+	if (best == Encoding::ALP) {
+		out.Bytes(alp.data.data(), alp.data.size());
+		return Encoding::ALP;
+	}
+	out.U8(static_cast<uint8_t>(best));
+	switch (best) {
+	case Encoding::PLAIN:
+		out.Bytes(vals.data(), plain_size);
+		break;
+	case Encoding::FOR_BITPACK: {
+		auto &deltas = Scratch<uint64_t>(2);
+		deltas.resize(n);
+		for (uint64_t i = 0; i < n; i++) {
+			deltas[i] = (static_cast<uint64_t>(vals[i]) ^ sign) - omin;
+		}
+		out.U64(omin);
+		WritePacked(out, deltas, for_bw);
+		break;
+	}
+	case Encoding::RLE: {
+		std::vector<uint32_t> ends;
+		std::vector<U> run_values;
+		for (uint64_t i = 0; i < n; i++) {
+			if (i + 1 == n || vals[i + 1] != vals[i]) {
+				run_values.push_back(vals[i]);
+				ends.push_back(static_cast<uint32_t>(i + 1));
+			}
+		}
+		out.Var(run_values.size());
+		out.Bytes(run_values.data(), run_values.size() * sizeof(U));
+		out.Bytes(ends.data(), ends.size() * 4);
+		break;
+	}
+	case Encoding::DICTIONARY:
+		out.Var(dict.values.size());
+		out.Bytes(dict.values.data(), dict.values.size() * sizeof(U));
+		WritePacked(out, codes, BitWidth(dict.values.size() - 1));
+		break;
+	default:
+		break;
+	}
+	return best;
+}
+
+// Whether `count` values, a superset of those an encoding can produce, all lie in the type's
+// domain. When not, nothing is decided: the decoded rows are then checked one by one (a
+// dictionary entry no row uses, or a frame wider than its values, is no error).
+template <class U>
+bool Within(const ColumnType &type, const U *values, uint64_t count) {
+	return ValuesInDomain(type, reinterpret_cast<const uint8_t *>(values), count);
+}
+
+template <class U>
+bool DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc, DecodedColumn &out,
+                 const RowRange *range) {
+	if (enc == Encoding::PLAIN) {
+		auto src = n ? r.Take(n * sizeof(U)) : nullptr;
+		// Aligned values are used where they lie, in the chunk's own buffer (no copy at all).
+		if (n && reinterpret_cast<uintptr_t>(src) % std::min<size_t>(sizeof(U), 8) == 0) {
+			out.values = src;
+		} else if (n) {
+			out.fixed.resize(n * sizeof(U));
+			std::memcpy(out.fixed.data(), src, n * sizeof(U));
+		}
+		return false;
+	}
+	out.fixed.resize(n * sizeof(U));
+	U *dst = reinterpret_cast<U *>(out.fixed.data());
+	// Block-decoding encodings decode the 64-row blocks a range touches, and no others.
+	uint64_t b = 0, e = n;
+	if (range && (enc == Encoding::FOR_BITPACK || enc == Encoding::ALP)) {
+		e = std::min(range->end, n);
+		b = std::min(range->begin, e) / 64 * 64;
+		out.decoded_begin = b;
+		out.decoded_end = e;
+	}
+	switch (enc) {
+	case Encoding::CONSTANT: {
+		auto v = LoadValue<U>(r.Take(sizeof(U)));
+		for (uint64_t i = 0; i < n; i++) {
+			dst[i] = v;
+		}
+		return Within(type, &v, 1);
+	}
+	case Encoding::FOR_BITPACK: {
+		auto kind = type.Kind();
+		if constexpr (sizeof(U) > 8) {
+			// Not instantiated for 16-byte values: 129 unrolled widths for an encoding the writer never uses there.
+			throw FormatError("frame-of-reference encoding used for a " + type.ToString() + " column");
+		} else {
+		if (kind != PhysicalKind::SIGNED && kind != PhysicalKind::UNSIGNED) {
+			throw FormatError("frame-of-reference encoding used for a " + type.ToString() + " column");
+		}
+		const uint64_t sign = kind == PhysicalKind::SIGNED ? uint64_t(1) << ((sizeof(U) * 8 - 1) & 63) : 0;
+		auto ref = r.U64();
+		uint8_t bw;
+		auto words = ReadPackedRows(r, n, sizeof(U) * 8, bw, b, e);
+		auto value = [ref, sign](uint64_t d) { return static_cast<U>((ref + d) ^ sign); };
+		// Every value is ref + d. Where ref + (largest d) does not wrap in U, the values lie
+		// between value(0) and value(largest d) in the type's order (the sign flip keeps it), and
+		// every restricted domain but TIME WITH TIME ZONE's is one interval in that order: the two
+		// ends decide it. The largest d costs one max per value while unpacking, where checking
+		// the values afterwards takes a second pass.
+		const bool interval = HasRestrictedDomain(type) && type.id != TypeId::TIME_TZ;
+		uint64_t span = 0;
+		if (sizeof(U) == 1 && bw == 1) {
+			// Booleans (and 1-bit byte columns): eight rows per step.
+			UnpackBitsToBytes(words.data(), e - b, static_cast<uint8_t>(value(0)), static_cast<uint8_t>(value(1)),
+			                  reinterpret_cast<uint8_t *>(dst + b));
+			span = 1;
+		} else if (interval) {
+			UnpackTo<sizeof(U) * 8>(words.data(), e - b, bw, dst + b, [&](uint64_t d) {
+				span = d > span ? d : span;
+				return value(d);
+			});
+		} else {
+			UnpackTo<sizeof(U) * 8>(words.data(), e - b, bw, dst + b, value);
+		}
+		const uint64_t top = sizeof(U) >= 8 ? ~uint64_t(0) : (uint64_t(1) << (sizeof(U) * 8)) - 1;
+		if (!interval || ref > top || span > top - ref) {
+			return !HasRestrictedDomain(type);
+		}
+		const U ends[2] = {value(0), value(span)};
+		return Within(type, ends, 2);
+		}
+	}
+	case Encoding::RLE: {
+		auto runs = r.Count(sizeof(U) + 4);
+		auto values = r.Take(runs * sizeof(U));
+		auto ends = r.Take(runs * 4);
+		uint64_t pos = 0;
+		for (uint64_t k = 0; k < runs; k++) {
+			auto end = LoadValue<uint32_t>(ends + k * 4);
+			if (end <= pos || end > n) {
+				throw FormatError("run-length ends are not increasing within the zone");
+			}
+			auto v = LoadValue<U>(values + k * sizeof(U));
+			for (; pos < end; pos++) {
+				dst[pos] = v;
+			}
+		}
+		if (pos != n) {
+			throw FormatError("run-length runs cover " + std::to_string(pos) + " of " + std::to_string(n) + " rows");
+		}
+		return ValuesInDomain(type, values, runs);
+	}
+	case Encoding::DICTIONARY: {
+		auto d = r.Count(sizeof(U));
+		if (d == 0 && n > 0) {
+			throw FormatError("empty dictionary");
+		}
+		auto dict = r.Take(d * sizeof(U));
+		uint8_t bw;
+		auto words = ReadPacked(r, n, 32, bw);
+		uint64_t bad = 0;
+		UnpackTo<32>(words.data(), n, bw, dst, [&](uint64_t code) {
+			bad |= code >= d;
+			code = code < d ? code : 0;
+			return LoadValue<U>(dict + code * sizeof(U));
+		});
+		if (bad) {
+			throw FormatError("dictionary code out of range");
+		}
+		return ValuesInDomain(type, dict, d);
+	}
+	case Encoding::ALP:
+		if constexpr (sizeof(U) == 4 || sizeof(U) == 8) {
+			if (type.Kind() == PhysicalKind::FLOAT) {
+				DecodeAlp<std::conditional_t<sizeof(U) == 8, double, float>>(n, r, dst, b, e);
+				return false; // floats: no restricted domain
+			}
+		}
+		throw FormatError("ALP encoding used for a " + type.ToString() + " column");
+	default:
+		throw FormatError("unknown encoding " + std::to_string(static_cast<int>(enc)));
+	}
+	return false;
+}
+
+} // namespace encoding_internal
+} // namespace vtx
