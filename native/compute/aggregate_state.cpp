@@ -109,6 +109,14 @@ void AggregateState::AddStats(const ZoneStats &s) {
 	}
 }
 
+void AggregateState::Merge(AggregateState &&o) {
+	// A union is symmetric: the larger set stays, the smaller is inserted into it.
+	if (o.distinct.Size() > distinct.Size()) {
+		std::swap(distinct, o.distinct);
+	}
+	Merge(static_cast<const AggregateState &>(o));
+}
+
 void AggregateState::Merge(const AggregateState &o) {
 	sum_overflow |= o.sum_overflow;
 	float_sum_unknown |= o.float_sum_unknown;

@@ -56,6 +56,8 @@ struct AggregateState {
 	void AddStats(const ZoneStats &s);
 	//! Adds another state of the same type (partial aggregates of disjoint rows).
 	void Merge(const AggregateState &o);
+	//! The same, free to take the other's distinct set where it is the larger (it is not copied).
+	void Merge(AggregateState &&o);
 	//! Adds the sum of dense (all valid) 128-bit values, which statistics do not keep.
 	void AddWideSum(const ColumnInput &dense);
 	//! Adds the rows of a decoded chunk; with `selected`, only rows i where selected[i] != 0.

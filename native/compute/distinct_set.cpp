@@ -37,11 +37,19 @@ void DistinctSet::Grow() {
 	old.swap(slots);
 	slots.assign(old.size() * 2, 0);
 	words_used = 0;
+	// In batches with prefetching, as any insert: the new table is as far out of cache.
+	uint64_t batch[256];
+	size_t n = 0;
 	for (auto w : old) {
 		if (w) {
-			InsertWord(w);
+			batch[n++] = w;
+			if (n == 256) {
+				InsertWords(batch, n);
+				n = 0;
+			}
 		}
 	}
+	InsertWords(batch, n);
 }
 
 void DistinctSet::InsertWord(uint64_t w) {
@@ -79,7 +87,7 @@ void DistinctSet::Reserve(uint64_t n) {
 }
 
 void DistinctSet::InsertWords(const uint64_t *words, size_t n) {
-	constexpr size_t kAhead = 8;
+	constexpr size_t kAhead = 16;
 	for (size_t i = 0; i < n; i++) {
 		if (i + kAhead < n) {
 			__builtin_prefetch(&slots[Mix(words[i + kAhead]) & (slots.size() - 1)]);

@@ -529,6 +529,21 @@ GroupState &GroupedAggregation::Find(const std::vector<bool> &key_null, const st
 	return groups.back();
 }
 
+void GroupedAggregation::AddRuns(const std::vector<uint64_t> &starts, const std::vector<std::string> &keys,
+                                 uint64_t rows, const std::vector<const DecodedColumn *> &values) {
+	const std::vector<bool> key_null(1, false);
+	std::vector<std::string> key(1);
+	for (size_t r = 0; r < starts.size(); r++) {
+		const uint64_t begin = starts[r], end = r + 1 < starts.size() ? starts[r + 1] : rows;
+		key[0] = keys[r];
+		auto &g = Find(key_null, key);
+		g.rows += end - begin;
+		for (size_t v = 0; v < values.size(); v++) {
+			g.values[v].AddDecodedRange(*values[v], begin, end);
+		}
+	}
+}
+
 void GroupedAggregation::AddZone(const std::vector<bool> &key_null, const std::vector<std::string> &keys, uint64_t rows,
                                  const std::vector<const ZoneStats *> &values) {
 	// Consecutive zones mostly share their keys (clustered keys, a file's hive keys): the last
@@ -552,6 +567,26 @@ void GroupedAggregation::Merge(const GroupedAggregation &other) {
 			g.values[v].Merge(o.values[v]);
 		}
 	}
+}
+
+void GroupedAggregation::Merge(GroupedAggregation &&other) {
+	for (auto &o : other.groups) {
+		auto encoded = Encode(o.key_null, o.keys);
+		auto it = index.find(encoded);
+		if (it == index.end()) {
+			index.emplace(std::move(encoded), groups.size());
+			groups.push_back(std::move(o));
+			continue;
+		}
+		auto &g = groups[it->second];
+		g.rows += o.rows;
+		for (size_t v = 0; v < o.values.size(); v++) {
+			g.values[v].Merge(std::move(o.values[v]));
+		}
+	}
+	other.groups.clear();
+	other.index.clear();
+	other.last_zone_group = ~size_t(0);
 }
 
 namespace {

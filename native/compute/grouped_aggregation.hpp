@@ -46,8 +46,16 @@ public:
 	//! whose byte is nonzero count.
 	void AddDecoded(const std::vector<const DecodedColumn *> &keys, const std::vector<const DecodedColumn *> &values,
 	                const uint8_t *selected = nullptr);
+	//! A decoded zone with one key column whose key is constant over consecutive rows (a bucket
+	//! of an ascending column): run r covers rows [starts[r], starts[r + 1]) (the last up to
+	//! `rows`) and has key bytes keys[r], never NULL. Each run's values are added as a range.
+	void AddRuns(const std::vector<uint64_t> &starts, const std::vector<std::string> &keys, uint64_t rows,
+	             const std::vector<const DecodedColumn *> &values);
 	//! Adds the groups of another accumulation of the same keys and values (disjoint rows).
 	void Merge(const GroupedAggregation &other);
+	//! The same, taking over the other's groups where this has no such group (their states,
+	//! distinct sets included, are moved rather than copied); `other` is left empty.
+	void Merge(GroupedAggregation &&other);
 
 	const std::vector<GroupState> &Groups() const {
 		return groups;

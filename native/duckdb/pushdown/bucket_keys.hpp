@@ -7,6 +7,8 @@
 // function depends on the TimeZone setting (TIMESTAMP WITH TIME ZONE), local time can run
 // backwards at a transition, so that shortcut is taken only while TimeZone is UTC.
 #pragma once
+#include <string>
+#include <vector>
 #include "../../format/column.hpp"
 #include "duckdb.hpp"
 #include "duckdb/execution/expression_executor.hpp"
@@ -40,6 +42,12 @@ public:
 	//! bucket's result type in the format's storage. With `selected`, only rows whose byte is
 	//! nonzero are evaluated (the others come out NULL): DuckDB groups only the rows that pass.
 	void ApplyColumn(const vtx::DecodedColumn &in, vtx::DecodedColumn &out, const uint8_t *selected = nullptr);
+	//! Where the function is monotone and `in` (decoded whole) is NULL-free and ascending, so that
+	//! each key covers consecutive rows: the keys as runs, run r from row starts[r] to the next
+	//! run's start (the last to the end) with key bytes keys[r] (the format's storage of the
+	//! bucket's result type). False where that does not hold, or where the runs would be many
+	//! (more than one per kMinRunRows rows): ApplyColumn then.
+	bool SortedKeyRuns(const vtx::DecodedColumn &in, std::vector<uint64_t> &starts, std::vector<std::string> &keys);
 
 private:
 	duckdb::ClientContext &context;
@@ -49,6 +57,9 @@ private:
 	duckdb::ExpressionExecutor executor;
 	bool monotone;
 
+	//! The keys of rows `rows` of `chunk`, `width` bytes each, into `out`; false if any is NULL.
+	bool EvaluateRows(duckdb::DataChunk &chunk, const std::vector<duckdb::idx_t> &rows, duckdb::idx_t width,
+	                  std::vector<uint8_t> &out);
 	//! Rows [offset, offset + n) of `in`, all valid and sorted, into `out`: the function evaluated
 	//! every kSampleStride rows only, and in full between two samples whose keys differ.
 	void ApplySortedRun(duckdb::DataChunk &chunk, const vtx::DecodedColumn &in, uint64_t offset, duckdb::idx_t n,

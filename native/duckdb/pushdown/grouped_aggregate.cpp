@@ -162,6 +162,10 @@ struct GroupedGlobalState : public GlobalTableFunctionState {
 	std::vector<PlannedFile> files;
 	std::vector<ZoneWork> work; //! decoded by the scan threads
 	std::atomic<idx_t> next_work {0};
+	//! Zones a thread takes at a time, consecutive: where keys are clustered (days of sorted
+	//! event times) a key's rows then mostly land in one thread, and its distinct set is built
+	//! once instead of once per thread and merged.
+	idx_t block = 1;
 	idx_t max_threads = 1;
 	std::mutex lock;
 	GroupedAggregation groups; //! zones answered from statistics, then each thread's partial (under lock)
@@ -223,6 +227,8 @@ struct GroupedLocalState : public LocalTableFunctionState {
 	ZoneFilter filter;
 	std::vector<std::unique_ptr<BucketEvaluator>> buckets;
 	std::vector<vtx::DecodedColumn> bucket_columns; //! per key: its buckets over the current zone
+	std::vector<uint64_t> run_starts;               //! SortedKeyRuns of the current zone
+	std::vector<std::string> run_keys;
 	//! Decode buffers reused from zone to zone: fresh zone-sized buffers cost a page fault per page.
 	std::map<idx_t, vtx::DecodedColumn> buffers;
 	std::vector<std::string> hive_text;
@@ -253,6 +259,12 @@ void PlanFile(const GroupedBindData &bind, idx_t f, const vtx::FileMetadata &met
 		if (zone.rows == 0) {
 			continue;
 		}
+		// The filter first: a zone it skips costs no bucket evaluation (a query over the last day
+		// of a long file skips nearly every zone).
+		const auto match = filter.Classify(zone, f, matches);
+		if (match == ZoneMatch::NONE) {
+			continue;
+		}
 		bool constant = true;
 		for (idx_t k = 0; constant && k < bind.keys.size(); k++) {
 			bool is_null = false;
@@ -264,10 +276,6 @@ void PlanFile(const GroupedBindData &bind, idx_t f, const vtx::FileMetadata &met
 				                                           zone.chunks[bind.keys[k]].stats, is_null, key[k]);
 				key_null[k] = is_null;
 			}
-		}
-		const auto match = filter.Classify(zone, f, matches);
-		if (match == ZoneMatch::NONE) {
-			continue;
 		}
 		constant = constant && match == ZoneMatch::ALL;
 		stats.clear();
@@ -315,6 +323,15 @@ void AccumulateZone(const GroupedBindData &bind, const GroupedGlobalState &g, co
 		}
 	}
 	std::vector<const vtx::DecodedColumn *> key_columns, value_columns;
+	// One bucket key over an ascending column, every row kept: each key's rows are one range.
+	if (bind.keys.size() == 1 && l.buckets[0] && match == ZoneMatch::ALL &&
+	    l.buckets[0]->SortedKeyRuns(column(bind.keys[0]), l.run_starts, l.run_keys)) {
+		for (auto v : g.values.fields) {
+			value_columns.push_back(&column(v));
+		}
+		l.partial.AddRuns(l.run_starts, l.run_keys, rows, value_columns);
+		return;
+	}
 	l.hive_text.resize(bind.keys.size());
 	l.bucket_columns.resize(bind.keys.size());
 	for (idx_t i = 0; i < bind.keys.size(); i++) {
@@ -407,6 +424,8 @@ unique_ptr<GlobalTableFunctionState> GroupedInit(ClientContext &context, TableFu
 	}
 	g->max_threads =
 	    std::max<idx_t>(1, std::min<idx_t>(g->work.size(), TaskScheduler::GetScheduler(context).NumberOfThreads()));
+	// About eight blocks per thread: few keys split between threads, and the last block is short.
+	g->block = std::max<idx_t>(1, g->work.size() / (8 * g->max_threads));
 	return std::move(g);
 }
 
@@ -456,16 +475,18 @@ void GroupedScan(ClientContext &context, TableFunctionInput &data, DataChunk &ou
 	auto &l = data.local_state->Cast<GroupedLocalState>();
 	if (!l.done) {
 		while (true) {
-			auto idx = g.next_work.fetch_add(1);
-			if (idx >= g.work.size()) {
+			const auto first = g.next_work.fetch_add(g.block);
+			if (first >= g.work.size()) {
 				break;
 			}
-			AccumulateZone(bind, g, g.work[idx], l);
+			for (idx_t idx = first; idx < MinValue<idx_t>(first + g.block, g.work.size()); idx++) {
+				AccumulateZone(bind, g, g.work[idx], l);
+			}
 		}
 		l.done = true;
 		l.buffers.clear();
 		std::lock_guard<std::mutex> guard(g.lock);
-		g.groups.Merge(l.partial);
+		g.groups.Merge(std::move(l.partial));
 		g.finished++;
 		if (g.finished != g.registered || g.emitted) {
 			return;
