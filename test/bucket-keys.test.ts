@@ -125,6 +125,16 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
       expect(await explain(conn, sql(sqlString(file))), key).toContain('Pushed Groups');
       expect(await answerText(conn, sql(sqlString(file))), key).toBe(await answerText(conn, sql('sorted_events')));
     }
+    // A range on the sorted column leaves one run of rows in each zone it straddles: the keys of
+    // that run alone (bounds at, inside and between zones; the first and last kept rows count).
+    for (const [lo, hi] of [[1234, 287655], [50000, 99999], [49999, 150001], [77777, 77777 + 200], [160, 299999]]) {
+      const [from, to] = (await conn.runAndReadAll(`SELECT (SELECT ts FROM sorted_events WHERE i = ${lo})::VARCHAR,
+        (SELECT ts FROM sorted_events WHERE i = ${hi})::VARCHAR`)).getRowsJS()[0].map(String);
+      const sql = (src: string) => `SELECT date_trunc('hour', ts) AS k, count(*), sum(x), min(i), max(i) FROM ${src}
+        WHERE ts >= TIMESTAMP '${from}' AND ts <= TIMESTAMP '${to}' GROUP BY k ORDER BY k`;
+      expect(await explain(conn, sql(sqlString(file))), `${lo}..${hi}`).toContain('Pushed Groups');
+      expect(await answerText(conn, sql(sqlString(file))), `${lo}..${hi}`).toBe(await answerText(conn, sql('sorted_events')));
+    }
   });
 
   it('shows the bucket in EXPLAIN, answers from statistics where a zone holds one bucket, and has a switch', async () => {

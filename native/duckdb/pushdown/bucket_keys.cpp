@@ -344,98 +344,94 @@ void BucketEvaluator::ApplySortedRun(DataChunk &chunk, const vtx::DecodedColumn 
 	}
 }
 
-bool BucketEvaluator::EvaluateRows(DataChunk &chunk, const std::vector<idx_t> &rows, idx_t width,
+bool BucketEvaluator::EvaluateRows(const vtx::DecodedColumn &in, const std::vector<uint64_t> &rows, idx_t width,
                                    std::vector<uint8_t> &out) {
 	out.resize(rows.size() * width);
-	if (rows.empty()) {
-		return true;
-	}
-	SelectionVector sel(rows.size());
-	for (idx_t i = 0; i < rows.size(); i++) {
-		sel.set_index(i, rows[i]);
-	}
+	// SortedRun admits integer-stored columns only, whose storage is DuckDB's own: the values are
+	// copied as they are into a vector of the input type, up to a vector's worth per call.
+	const idx_t in_width = input_type.ByteWidth();
 	DataChunk picked;
 	picked.Initialize(Allocator::Get(context), {input_logical});
-	picked.Slice(chunk, sel, rows.size());
-	Vector result(bucket.return_type);
-	executor.ExecuteExpression(picked, result);
-	UnifiedVectorFormat format;
-	result.ToUnifiedFormat(rows.size(), format);
-	for (idx_t i = 0; i < rows.size(); i++) {
-		const auto idx = format.sel->get_index(i);
-		if (!format.validity.RowIsValid(idx)) {
-			return false;
+	for (idx_t start = 0; start < rows.size(); start += STANDARD_VECTOR_SIZE) {
+		const idx_t n = MinValue<idx_t>(STANDARD_VECTOR_SIZE, rows.size() - start);
+		picked.Reset();
+		auto data = FlatVector::GetData(picked.data[0]);
+		for (idx_t i = 0; i < n; i++) {
+			std::memcpy(data + i * in_width, in.Fixed() + rows[start + i] * in_width, in_width);
 		}
-		std::memcpy(out.data() + i * width, format.data + idx * width, width);
+		picked.SetCardinality(n);
+		Vector result(bucket.return_type);
+		executor.ExecuteExpression(picked, result);
+		UnifiedVectorFormat format;
+		result.ToUnifiedFormat(n, format);
+		for (idx_t i = 0; i < n; i++) {
+			const auto idx = format.sel->get_index(i);
+			if (!format.validity.RowIsValid(idx)) {
+				return false;
+			}
+			std::memcpy(out.data() + (start + i) * width, format.data + idx * width, width);
+		}
 	}
 	return true;
 }
 
-// The same sampling as ApplySortedRun, but what comes out is where the key changes, not a key per
-// row: the caller then aggregates each run as a range (no group id per row, no scatter).
-bool BucketEvaluator::SortedKeyRuns(const vtx::DecodedColumn &in, std::vector<uint64_t> &starts,
-                                    std::vector<std::string> &keys) {
+// The same sampling as ApplySortedRun, over the whole zone at once (two calls of DuckDB's executor
+// per zone, not two per vector), and what comes out is where the key changes, not a key per row:
+// the caller then aggregates each run as a range (no group id per row, no scatter).
+bool BucketEvaluator::SortedKeyRuns(const vtx::DecodedColumn &in, uint64_t begin, uint64_t end,
+                                    std::vector<uint64_t> &starts, std::vector<std::string> &keys) {
 	starts.clear();
 	keys.clear();
-	const uint64_t rows = in.count;
-	if (!monotone || !SortedRun(in, input_type, 0, rows)) {
+	if (!monotone || end > in.count || !SortedRun(in, input_type, begin, end)) {
 		return false;
 	}
+	const uint64_t rows = end - begin;
 	const idx_t width = GetTypeIdSize(bucket.return_type.InternalType());
-	const uint64_t max_runs = rows / kMinRunRows + 1;
-	std::shared_ptr<vtx::DecodedColumn> view(std::shared_ptr<vtx::DecodedColumn>(), const_cast<vtx::DecodedColumn *>(&in));
-	DataChunk chunk;
-	chunk.Initialize(Allocator::Get(context), {input_logical});
-	std::vector<idx_t> samples, inner;
+	std::vector<uint64_t> samples, inner;
 	std::vector<uint8_t> sample_keys, inner_keys;
+	for (uint64_t i = begin; i < end; i += kSampleStride) {
+		samples.push_back(i);
+	}
+	if (samples.back() != end - 1) {
+		samples.push_back(end - 1);
+	}
+	if (!EvaluateRows(in, samples, width, sample_keys)) {
+		return false;
+	}
+	// Between two samples with one key every row has it; elsewhere each row is evaluated.
+	auto differ = [&](size_t j) {
+		return std::memcmp(sample_keys.data() + j * width, sample_keys.data() + (j + 1) * width, width) != 0;
+	};
+	// Each window whose ends differ starts at least one run: too many, and the runs would be too.
+	const uint64_t max_runs = rows / kMinRunRows + 1;
+	uint64_t changes = 0;
+	for (size_t j = 0; j + 1 < samples.size(); j++) {
+		if (differ(j)) {
+			if (++changes > max_runs) {
+				return false;
+			}
+			for (uint64_t i = samples[j] + 1; i < samples[j + 1]; i++) {
+				inner.push_back(i);
+			}
+		}
+	}
+	if (!EvaluateRows(in, inner, width, inner_keys)) {
+		return false;
+	}
 	auto add = [&](uint64_t row, const uint8_t *key) {
 		if (keys.empty() || std::memcmp(keys.back().data(), key, width) != 0) {
 			starts.push_back(row);
 			keys.emplace_back(reinterpret_cast<const char *>(key), width);
 		}
 	};
-	for (uint64_t offset = 0; offset < rows; offset += STANDARD_VECTOR_SIZE) {
-		const idx_t n = MinValue<idx_t>(STANDARD_VECTOR_SIZE, rows - offset);
-		chunk.Reset();
-		EmitColumn(in, view, offset, n, input_type, chunk.data[0]);
-		chunk.SetCardinality(n);
-		samples.clear();
-		for (idx_t i = 0; i < n; i += kSampleStride) {
-			samples.push_back(i);
-		}
-		if (samples.back() != n - 1) {
-			samples.push_back(n - 1);
-		}
-		if (!EvaluateRows(chunk, samples, width, sample_keys)) {
-			return false;
-		}
-		auto differ = [&](idx_t j) {
-			return std::memcmp(sample_keys.data() + j * width, sample_keys.data() + (j + 1) * width, width) != 0;
-		};
-		// Between two samples with one key every row has it; elsewhere each row is evaluated.
-		inner.clear();
-		for (idx_t j = 0; j + 1 < samples.size(); j++) {
-			if (differ(j)) {
-				for (idx_t i = samples[j] + 1; i < samples[j + 1]; i++) {
-					inner.push_back(i);
-				}
-			}
-		}
-		if (!EvaluateRows(chunk, inner, width, inner_keys)) {
-			return false;
-		}
-		idx_t q = 0;
-		for (idx_t j = 0; j < samples.size(); j++) {
-			add(offset + samples[j], sample_keys.data() + j * width);
-			for (; q < inner.size() && (j + 1 == samples.size() || inner[q] < samples[j + 1]); q++) {
-				add(offset + inner[q], inner_keys.data() + q * width);
-			}
-		}
-		if (starts.size() > max_runs) {
-			return false;
+	size_t q = 0;
+	for (size_t j = 0; j < samples.size(); j++) {
+		add(samples[j], sample_keys.data() + j * width);
+		for (; q < inner.size() && (j + 1 == samples.size() || inner[q] < samples[j + 1]); q++) {
+			add(inner[q], inner_keys.data() + q * width);
 		}
 	}
-	return true;
+	return starts.size() <= max_runs;
 }
 
 Value BucketEvaluator::Apply(const Value &input) {

@@ -47,7 +47,9 @@ public:
 	//! run's start (the last to the end) with key bytes keys[r] (the format's storage of the
 	//! bucket's result type). False where that does not hold, or where the runs would be many
 	//! (more than one per kMinRunRows rows): ApplyColumn then.
-	bool SortedKeyRuns(const vtx::DecodedColumn &in, std::vector<uint64_t> &starts, std::vector<std::string> &keys);
+	//! Rows [begin, end) only: where a filter kept one range of the zone, the others are never evaluated.
+	bool SortedKeyRuns(const vtx::DecodedColumn &in, uint64_t begin, uint64_t end, std::vector<uint64_t> &starts,
+	                   std::vector<std::string> &keys);
 
 private:
 	duckdb::ClientContext &context;
@@ -57,8 +59,9 @@ private:
 	duckdb::ExpressionExecutor executor;
 	bool monotone;
 
-	//! The keys of rows `rows` of `chunk`, `width` bytes each, into `out`; false if any is NULL.
-	bool EvaluateRows(duckdb::DataChunk &chunk, const std::vector<duckdb::idx_t> &rows, duckdb::idx_t width,
+	//! The keys of rows `rows` of `in` (an integer-stored column), `width` bytes each, into `out`;
+	//! false if any is NULL.
+	bool EvaluateRows(const vtx::DecodedColumn &in, const std::vector<uint64_t> &rows, duckdb::idx_t width,
 	                  std::vector<uint8_t> &out);
 	//! Rows [offset, offset + n) of `in`, all valid and sorted, into `out`: the function evaluated
 	//! every kSampleStride rows only, and in full between two samples whose keys differ.

@@ -323,13 +323,15 @@ void AccumulateZone(const GroupedBindData &bind, const GroupedGlobalState &g, co
 		}
 	}
 	std::vector<const vtx::DecodedColumn *> key_columns, value_columns;
-	// One bucket key over an ascending column, every row kept: each key's rows are one range.
-	if (bind.keys.size() == 1 && l.buckets[0] && match == ZoneMatch::ALL &&
-	    l.buckets[0]->SortedKeyRuns(column(bind.keys[0]), l.run_starts, l.run_keys)) {
+	// One bucket key over an ascending column, the rows kept one range (all of them, or what a
+	// range filter on that column leaves): each key's rows are one range.
+	uint64_t begin = 0, end = rows;
+	if (bind.keys.size() == 1 && l.buckets[0] && (match == ZoneMatch::ALL || l.mask.Contiguous(begin, end)) &&
+	    l.buckets[0]->SortedKeyRuns(column(bind.keys[0]), begin, end, l.run_starts, l.run_keys)) {
 		for (auto v : g.values.fields) {
 			value_columns.push_back(&column(v));
 		}
-		l.partial.AddRuns(l.run_starts, l.run_keys, rows, value_columns);
+		l.partial.AddRuns(l.run_starts, l.run_keys, end, value_columns);
 		return;
 	}
 	l.hive_text.resize(bind.keys.size());
