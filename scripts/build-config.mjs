@@ -9,7 +9,8 @@
 //   version-number -> the same as a number, e.g. 10505 (native/duckdb/duckdb_compat.hpp)
 //   sources        -> the addon's C++ sources
 //   core-sources   -> those of native/format and native/compute (a static library that knows nothing of DuckDB)
-//   core-isystem   -> its -isystem flags: the libraries DuckDB bundles (zstd, lz4), not DuckDB's own headers
+//   core-includes  -> its include directories: the libraries DuckDB bundles (zstd, lz4), not DuckDB's own headers
+//   core-isystem   -> the same as -isystem flags
 //   glue-sources   -> those of native/duckdb and native/addon
 //   pch-include    -> node-gyp's flag that puts native/duckdb/duckdb_pch.hpp in front of every glue file,
 //                     through build/pch/, where scripts/build-gyp.mjs precompiles it
@@ -28,6 +29,11 @@ function layerSources(dir) {
 }
 
 const CORE = ['format', 'compute'];
+
+/** DuckDB's include directories but its own (src/include): what native/format and native/compute may see. */
+async function coreIncludes(target) {
+  return (await ensureHeaders(target.duckdb)).filter((d) => !/[/\\]src[/\\]include$/.test(d));
+}
 const GLUE = ['duckdb', 'addon'];
 
 export function sources(layers = [...CORE, ...GLUE]) {
@@ -54,7 +60,8 @@ if (what) {
       case 'version': console.log(`v${target.duckdb}`); break;
       case 'version-number': console.log(versionNumber(target.duckdb)); break;
       case 'sources': console.log(sources().join('\n')); break;
-      case 'core-isystem': console.log((await ensureHeaders(target.duckdb)).filter((d) => !/[/\\]src[/\\]include$/.test(d)).map((d) => `-isystem ${d}`).join(' ')); break;
+      case 'core-includes': console.log((await coreIncludes(target)).join('\n')); break;
+      case 'core-isystem': console.log((await coreIncludes(target)).map((d) => `-isystem ${d}`).join(' ')); break;
       case 'core-sources': console.log(sources(CORE).join('\n')); break;
       case 'glue-sources': console.log(sources(GLUE).join('\n')); break;
       case 'pch-include': console.log(`-include ${pchWrapper()}`); break;

@@ -125,6 +125,17 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
       expect(await explain(conn, sql(sqlString(file))), key).toContain('Pushed Groups');
       expect(await answerText(conn, sql(sqlString(file))), key).toBe(await answerText(conn, sql('sorted_events')));
     }
+    // With a second key, or with a NULL in the zone, keys are written per row: each sorted,
+    // NULL-free vector of the zone still from its runs.
+    await conn.run(`CREATE OR REPLACE TABLE sorted_nulls AS SELECT i, CASE WHEN i % 9973 = 5 THEN NULL ELSE ts END AS ts, n, x, (i % 3)::INTEGER AS g
+      FROM sorted_events`);
+    const nulls = join(dir, 'sorted-nulls.vtx');
+    await conn.run(`COPY (SELECT * FROM sorted_nulls ORDER BY i) TO ${sqlString(nulls)} (FORMAT vortex, ROW_GROUP_SIZE 50000)`);
+    for (const key of ["date_trunc('hour', ts), g", "date_trunc('hour', ts)"]) {
+      const sql = (from: string) => `SELECT ${key}, count(*), sum(x) FROM ${from} GROUP BY ALL ORDER BY ALL`;
+      expect(await explain(conn, sql(sqlString(nulls))), key).toContain('Pushed Groups');
+      expect(await answerText(conn, sql(sqlString(nulls))), key).toBe(await answerText(conn, sql('sorted_nulls')));
+    }
     // A range on the sorted column leaves one run of rows in each zone it straddles: the keys of
     // that run alone (bounds at, inside and between zones; the first and last kept rows count).
     for (const [lo, hi] of [[1234, 287655], [50000, 99999], [49999, 150001], [77777, 77777 + 200], [160, 299999]]) {

@@ -37,10 +37,14 @@ void DistinctSet::Grow() {
 	old.swap(slots);
 	slots.assign(old.size() * 2, 0);
 	words_used = 0;
-	// In batches with prefetching, as any insert: the new table is as far out of cache.
+	InsertTable(old);
+}
+
+void DistinctSet::InsertTable(const std::vector<uint64_t> &table) {
+	// In batches with prefetching, as any insert: the destination is as far out of cache.
 	uint64_t batch[256];
 	size_t n = 0;
-	for (auto w : old) {
+	for (auto w : table) {
 		if (w) {
 			batch[n++] = w;
 			if (n == 256) {
@@ -87,7 +91,7 @@ void DistinctSet::Reserve(uint64_t n) {
 }
 
 void DistinctSet::InsertWords(const uint64_t *words, size_t n) {
-	constexpr size_t kAhead = 16;
+	constexpr size_t kAhead = 8;
 	for (size_t i = 0; i < n; i++) {
 		if (i + kAhead < n) {
 			__builtin_prefetch(&slots[Mix(words[i + kAhead]) & (slots.size() - 1)]);
@@ -169,18 +173,7 @@ void DistinctSet::InsertDecoded(const DecodedColumn &chunk, const uint8_t *selec
 void DistinctSet::Merge(const DistinctSet &other) {
 	has_zero = has_zero || other.has_zero;
 	Reserve(other.words_used);
-	uint64_t batch[256];
-	size_t n = 0;
-	for (auto w : other.slots) {
-		if (w) {
-			batch[n++] = w;
-			if (n == 256) {
-				InsertWords(batch, n);
-				n = 0;
-			}
-		}
-	}
-	InsertWords(batch, n);
+	InsertTable(other.slots);
 	for (auto &s : other.strings) {
 		strings.insert(s);
 	}

@@ -37,6 +37,8 @@ private:
 	//! An empty table sized for `n` words at once, instead of doubling its way there.
 	void Reserve(uint64_t n);
 	void Grow();
+	//! Every word of another open-addressing table (its empty slots skipped).
+	void InsertTable(const std::vector<uint64_t> &table);
 	uint64_t WordOf(const uint8_t *p) const;
 
 	ColumnType type;

@@ -559,16 +559,6 @@ void GroupedAggregation::AddZone(const std::vector<bool> &key_null, const std::v
 	}
 }
 
-void GroupedAggregation::Merge(const GroupedAggregation &other) {
-	for (auto &o : other.groups) {
-		auto &g = Find(o.key_null, o.keys);
-		g.rows += o.rows;
-		for (size_t v = 0; v < o.values.size(); v++) {
-			g.values[v].Merge(o.values[v]);
-		}
-	}
-}
-
 void GroupedAggregation::Merge(GroupedAggregation &&other) {
 	for (auto &o : other.groups) {
 		auto encoded = Encode(o.key_null, o.keys);

@@ -51,10 +51,9 @@ public:
 	//! `rows`) and has key bytes keys[r], never NULL. Each run's values are added as a range.
 	void AddRuns(const std::vector<uint64_t> &starts, const std::vector<std::string> &keys, uint64_t rows,
 	             const std::vector<const DecodedColumn *> &values);
-	//! Adds the groups of another accumulation of the same keys and values (disjoint rows).
-	void Merge(const GroupedAggregation &other);
-	//! The same, taking over the other's groups where this has no such group (their states,
-	//! distinct sets included, are moved rather than copied); `other` is left empty.
+	//! Adds the groups of another accumulation of the same keys and values (disjoint rows). The
+	//! other's groups that this lacks are moved in whole (distinct sets are not copied); `other`
+	//! is left empty.
 	void Merge(GroupedAggregation &&other);
 
 	const std::vector<GroupState> &Groups() const {

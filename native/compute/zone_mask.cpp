@@ -3,27 +3,10 @@
 #include "selection.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <stdexcept>
 
 namespace vtx {
 namespace compute {
-
-bool ZoneMask::Contiguous(uint64_t &begin, uint64_t &end) {
-	const uint8_t *rows = Rows();
-	begin = 0;
-	while (begin < rows_ && !rows[begin]) {
-		begin++;
-	}
-	end = rows_;
-	while (end > begin && !rows[end - 1]) {
-		end--;
-	}
-	if (begin == end) {
-		return false;
-	}
-	return std::memchr(rows + begin, 0, end - begin) == nullptr;
-}
 
 void ZoneMask::Begin(uint64_t rows) {
 	rows_ = rows;

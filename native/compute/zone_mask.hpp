@@ -25,9 +25,6 @@ public:
 	void AndEntries(const uint8_t *truth, const DecodedColumn &chunk);
 	//! One byte per row of the zone, 1 where every filter given to And() holds.
 	const uint8_t *Rows();
-	//! Whether the selected rows are one range [begin, end), as a range filter on a sorted column
-	//! leaves them; false where none is selected.
-	bool Contiguous(uint64_t &begin, uint64_t &end);
 
 private:
 	//! The buffer the next filter writes: the mask itself for the first, else scratch to AND in.

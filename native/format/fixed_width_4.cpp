@@ -1,12 +1,4 @@
 // The fixed-width encoder and decoder for 4-byte values (INTEGER, FLOAT, DATE, ...) (fixed_width.hpp).
 #include "fixed_width_impl.hpp"
 
-namespace vtx {
-namespace encoding_internal {
-
-template Encoding EncodeFixed<uint32_t>(const ColumnInput &in, ByteWriter &out);
-template bool DecodeFixed<uint32_t>(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc, DecodedColumn &out,
-                           const RowRange *range);
-
-} // namespace encoding_internal
-} // namespace vtx
+VTX_INSTANTIATE_FIXED_WIDTH(uint32_t);

@@ -201,40 +201,40 @@ bool DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc
 			// Not instantiated for 16-byte values: 129 unrolled widths for an encoding the writer never uses there.
 			throw FormatError("frame-of-reference encoding used for a " + type.ToString() + " column");
 		} else {
-		if (kind != PhysicalKind::SIGNED && kind != PhysicalKind::UNSIGNED) {
-			throw FormatError("frame-of-reference encoding used for a " + type.ToString() + " column");
-		}
-		const uint64_t sign = kind == PhysicalKind::SIGNED ? uint64_t(1) << ((sizeof(U) * 8 - 1) & 63) : 0;
-		auto ref = r.U64();
-		uint8_t bw;
-		auto words = ReadPackedRows(r, n, sizeof(U) * 8, bw, b, e);
-		auto value = [ref, sign](uint64_t d) { return static_cast<U>((ref + d) ^ sign); };
-		// Every value is ref + d. Where ref + (largest d) does not wrap in U, the values lie
-		// between value(0) and value(largest d) in the type's order (the sign flip keeps it), and
-		// every restricted domain but TIME WITH TIME ZONE's is one interval in that order: the two
-		// ends decide it. The largest d costs one max per value while unpacking, where checking
-		// the values afterwards takes a second pass.
-		const bool interval = HasRestrictedDomain(type) && type.id != TypeId::TIME_TZ;
-		uint64_t span = 0;
-		if (sizeof(U) == 1 && bw == 1) {
-			// Booleans (and 1-bit byte columns): eight rows per step.
-			UnpackBitsToBytes(words.data(), e - b, static_cast<uint8_t>(value(0)), static_cast<uint8_t>(value(1)),
-			                  reinterpret_cast<uint8_t *>(dst + b));
-			span = 1;
-		} else if (interval) {
-			UnpackTo<sizeof(U) * 8>(words.data(), e - b, bw, dst + b, [&](uint64_t d) {
-				span = d > span ? d : span;
-				return value(d);
-			});
-		} else {
-			UnpackTo<sizeof(U) * 8>(words.data(), e - b, bw, dst + b, value);
-		}
-		const uint64_t top = sizeof(U) >= 8 ? ~uint64_t(0) : (uint64_t(1) << (sizeof(U) * 8)) - 1;
-		if (!interval || ref > top || span > top - ref) {
-			return !HasRestrictedDomain(type);
-		}
-		const U ends[2] = {value(0), value(span)};
-		return Within(type, ends, 2);
+			if (kind != PhysicalKind::SIGNED && kind != PhysicalKind::UNSIGNED) {
+				throw FormatError("frame-of-reference encoding used for a " + type.ToString() + " column");
+			}
+			const uint64_t sign = kind == PhysicalKind::SIGNED ? uint64_t(1) << ((sizeof(U) * 8 - 1) & 63) : 0;
+			auto ref = r.U64();
+			uint8_t bw;
+			auto words = ReadPackedRows(r, n, sizeof(U) * 8, bw, b, e);
+			auto value = [ref, sign](uint64_t d) { return static_cast<U>((ref + d) ^ sign); };
+			// Every value is ref + d. Where ref + (largest d) does not wrap in U, the values lie
+			// between value(0) and value(largest d) in the type's order (the sign flip keeps it), and
+			// every restricted domain but TIME WITH TIME ZONE's is one interval in that order: the two
+			// ends decide it. The largest d costs one max per value while unpacking, where checking
+			// the values afterwards takes a second pass.
+			const bool interval = HasRestrictedDomain(type) && type.id != TypeId::TIME_TZ;
+			uint64_t span = 0;
+			if (sizeof(U) == 1 && bw == 1) {
+				// Booleans (and 1-bit byte columns): eight rows per step.
+				UnpackBitsToBytes(words.data(), e - b, static_cast<uint8_t>(value(0)), static_cast<uint8_t>(value(1)),
+				                  reinterpret_cast<uint8_t *>(dst + b));
+				span = 1;
+			} else if (interval) {
+				UnpackTo<sizeof(U) * 8>(words.data(), e - b, bw, dst + b, [&](uint64_t d) {
+					span = d > span ? d : span;
+					return value(d);
+				});
+			} else {
+				UnpackTo<sizeof(U) * 8>(words.data(), e - b, bw, dst + b, value);
+			}
+			const uint64_t top = sizeof(U) >= 8 ? ~uint64_t(0) : (uint64_t(1) << (sizeof(U) * 8)) - 1;
+			if (!interval || ref > top || span > top - ref) {
+				return !HasRestrictedDomain(type);
+			}
+			const U ends[2] = {value(0), value(span)};
+			return Within(type, ends, 2);
 		}
 	}
 	case Encoding::RLE: {
@@ -292,3 +292,9 @@ bool DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc
 
 } // namespace encoding_internal
 } // namespace vtx
+
+//! The encoder and decoder for values of storage type U, in the fixed_width_*.cpp file of its width.
+#define VTX_INSTANTIATE_FIXED_WIDTH(U)                                                                                \
+	template vtx::Encoding vtx::encoding_internal::EncodeFixed<U>(const vtx::ColumnInput &, vtx::ByteWriter &);      \
+	template bool vtx::encoding_internal::DecodeFixed<U>(const vtx::ColumnType &, uint64_t, vtx::ByteReader &,        \
+	                                                     vtx::Encoding, vtx::DecodedColumn &, const vtx::RowRange *)

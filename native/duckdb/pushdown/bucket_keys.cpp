@@ -224,9 +224,6 @@ namespace {
 
 //! Rows between two evaluated samples of a sorted run.
 constexpr idx_t kSampleStride = 64;
-//! SortedKeyRuns gives up where runs are shorter than this on average: a group lookup per run
-//! would then cost more than the per-row path.
-constexpr uint64_t kMinRunRows = 64;
 
 template <class T>
 bool NonDecreasing(const uint8_t *data, uint64_t begin, uint64_t end) {
@@ -272,78 +269,6 @@ bool SortedRun(const vtx::DecodedColumn &in, const vtx::ColumnType &type, uint64
 
 } // namespace
 
-// A monotone function over ascending values: where two samples give the same key, every row
-// between them has it too (f(a) <= f(x) <= f(b) = f(a)). Sorted columns (event times) then cost
-// one evaluation per kSampleStride rows plus the rows around each change of key.
-void BucketEvaluator::ApplySortedRun(DataChunk &chunk, const vtx::DecodedColumn &in, uint64_t offset, idx_t n,
-                                     vtx::DecodedColumn &out, idx_t width) {
-	SelectionVector samples(STANDARD_VECTOR_SIZE);
-	idx_t s = 0;
-	for (idx_t i = 0; i < n; i += kSampleStride) {
-		samples.set_index(s++, i);
-	}
-	if (samples.get_index(s - 1) != n - 1) {
-		samples.set_index(s++, n - 1);
-	}
-	std::vector<uint8_t> keys(s * width);
-	std::vector<uint8_t> valid(s);
-	{
-		DataChunk sampled;
-		sampled.Initialize(Allocator::Get(context), {input_logical});
-		sampled.Slice(chunk, samples, s);
-		Vector result(bucket.return_type);
-		executor.ExecuteExpression(sampled, result);
-		UnifiedVectorFormat format;
-		result.ToUnifiedFormat(s, format);
-		for (idx_t j = 0; j < s; j++) {
-			const auto idx = format.sel->get_index(j);
-			valid[j] = format.validity.RowIsValid(idx);
-			std::memcpy(keys.data() + j * width, format.data + idx * width, width);
-		}
-	}
-	SelectionVector rest(STANDARD_VECTOR_SIZE);
-	idx_t r = 0;
-	auto put = [&](idx_t row, const uint8_t *key) {
-		const uint64_t at = offset + row;
-		std::memcpy(out.fixed.data() + at * width, key, width);
-		out.validity[at >> 6] |= uint64_t(1) << (at & 63);
-	};
-	for (idx_t j = 0; j < s; j++) {
-		const idx_t row = samples.get_index(j);
-		if (valid[j]) {
-			put(row, keys.data() + j * width);
-		}
-		if (j + 1 == s) {
-			break;
-		}
-		const idx_t next = samples.get_index(j + 1);
-		const bool same = valid[j] && valid[j + 1] && std::memcmp(keys.data() + j * width, keys.data() + (j + 1) * width, width) == 0;
-		for (idx_t i = row + 1; i < next; i++) {
-			if (same) {
-				put(i, keys.data() + j * width);
-			} else {
-				rest.set_index(r++, i);
-			}
-		}
-	}
-	if (r == 0) {
-		return;
-	}
-	DataChunk remaining;
-	remaining.Initialize(Allocator::Get(context), {input_logical});
-	remaining.Slice(chunk, rest, r);
-	Vector result(bucket.return_type);
-	executor.ExecuteExpression(remaining, result);
-	UnifiedVectorFormat format;
-	result.ToUnifiedFormat(r, format);
-	for (idx_t i = 0; i < r; i++) {
-		const auto idx = format.sel->get_index(i);
-		if (format.validity.RowIsValid(idx)) {
-			put(rest.get_index(i), format.data + idx * width);
-		}
-	}
-}
-
 bool BucketEvaluator::EvaluateRows(const vtx::DecodedColumn &in, const std::vector<uint64_t> &rows, idx_t width,
                                    std::vector<uint8_t> &out) {
 	out.resize(rows.size() * width);
@@ -375,11 +300,13 @@ bool BucketEvaluator::EvaluateRows(const vtx::DecodedColumn &in, const std::vect
 	return true;
 }
 
-// The same sampling as ApplySortedRun, over the whole zone at once (two calls of DuckDB's executor
-// per zone, not two per vector), and what comes out is where the key changes, not a key per row:
-// the caller then aggregates each run as a range (no group id per row, no scatter).
+// A monotone function over ascending values: where two samples give the same key, every row
+// between them has it too (f(a) <= f(x) <= f(b) = f(a)). Sorted columns (event times) then cost
+// one evaluation per kSampleStride rows plus the rows around each change of key, in two calls of
+// DuckDB's executor for the whole range.
 bool BucketEvaluator::SortedKeyRuns(const vtx::DecodedColumn &in, uint64_t begin, uint64_t end,
-                                    std::vector<uint64_t> &starts, std::vector<std::string> &keys) {
+                                    uint64_t min_average_run, std::vector<uint64_t> &starts,
+                                    std::vector<std::string> &keys) {
 	starts.clear();
 	keys.clear();
 	if (!monotone || end > in.count || !SortedRun(in, input_type, begin, end)) {
@@ -403,7 +330,7 @@ bool BucketEvaluator::SortedKeyRuns(const vtx::DecodedColumn &in, uint64_t begin
 		return std::memcmp(sample_keys.data() + j * width, sample_keys.data() + (j + 1) * width, width) != 0;
 	};
 	// Each window whose ends differ starts at least one run: too many, and the runs would be too.
-	const uint64_t max_runs = rows / kMinRunRows + 1;
+	const uint64_t max_runs = rows / std::max<uint64_t>(min_average_run, 1) + 1;
 	uint64_t changes = 0;
 	for (size_t j = 0; j + 1 < samples.size(); j++) {
 		if (differ(j)) {
@@ -457,15 +384,24 @@ void BucketEvaluator::ApplyColumn(const vtx::DecodedColumn &in, vtx::DecodedColu
 	SelectionVector sel(STANDARD_VECTOR_SIZE);
 	// The column outlives this call (the caller holds it): no ownership is handed over.
 	std::shared_ptr<vtx::DecodedColumn> view(std::shared_ptr<vtx::DecodedColumn>(), const_cast<vtx::DecodedColumn *>(&in));
+	std::vector<uint64_t> starts;
+	std::vector<std::string> keys;
 	for (uint64_t offset = 0; offset < rows; offset += STANDARD_VECTOR_SIZE) {
 		const idx_t n = MinValue<idx_t>(STANDARD_VECTOR_SIZE, rows - offset);
+		// A sorted, NULL-free vector (the others of its zone may hold NULLs): its keys as runs.
+		if (!selected && SortedKeyRuns(in, offset, offset + n, 1, starts, keys)) {
+			for (size_t r = 0; r < starts.size(); r++) {
+				const uint64_t run_end = r + 1 < starts.size() ? starts[r + 1] : offset + n;
+				for (uint64_t row = starts[r]; row < run_end; row++) {
+					std::memcpy(out.fixed.data() + row * width, keys[r].data(), width);
+					out.validity[row >> 6] |= uint64_t(1) << (row & 63);
+				}
+			}
+			continue;
+		}
 		chunk.Reset();
 		EmitColumn(in, view, offset, n, input_type, chunk.data[0]);
 		chunk.SetCardinality(n);
-		if (!selected && monotone && SortedRun(in, input_type, offset, offset + n)) {
-			ApplySortedRun(chunk, in, offset, n, out, width);
-			continue;
-		}
 		// Only the rows DuckDB would group: the function may raise an error on a row a filter removes.
 		idx_t m = n;
 		if (selected) {

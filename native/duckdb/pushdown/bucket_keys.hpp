@@ -42,14 +42,14 @@ public:
 	//! bucket's result type in the format's storage. With `selected`, only rows whose byte is
 	//! nonzero are evaluated (the others come out NULL): DuckDB groups only the rows that pass.
 	void ApplyColumn(const vtx::DecodedColumn &in, vtx::DecodedColumn &out, const uint8_t *selected = nullptr);
-	//! Where the function is monotone and `in` (decoded whole) is NULL-free and ascending, so that
-	//! each key covers consecutive rows: the keys as runs, run r from row starts[r] to the next
-	//! run's start (the last to the end) with key bytes keys[r] (the format's storage of the
-	//! bucket's result type). False where that does not hold, or where the runs would be many
-	//! (more than one per kMinRunRows rows): ApplyColumn then.
-	//! Rows [begin, end) only: where a filter kept one range of the zone, the others are never evaluated.
-	bool SortedKeyRuns(const vtx::DecodedColumn &in, uint64_t begin, uint64_t end, std::vector<uint64_t> &starts,
-	                   std::vector<std::string> &keys);
+	//! Where the function is monotone and rows [begin, end) of `in` are NULL-free and ascending,
+	//! so that each key covers consecutive rows: the keys as runs, run r from row starts[r] to the
+	//! next run's start (the last to `end`) with key bytes keys[r] (the format's storage of the
+	//! bucket's result type). Only rows in the range are evaluated. False where that does not
+	//! hold, where a key is NULL, or where runs would be shorter than `min_average_run` rows on
+	//! average.
+	bool SortedKeyRuns(const vtx::DecodedColumn &in, uint64_t begin, uint64_t end, uint64_t min_average_run,
+	                   std::vector<uint64_t> &starts, std::vector<std::string> &keys);
 
 private:
 	duckdb::ClientContext &context;
@@ -63,10 +63,6 @@ private:
 	//! false if any is NULL.
 	bool EvaluateRows(const vtx::DecodedColumn &in, const std::vector<uint64_t> &rows, duckdb::idx_t width,
 	                  std::vector<uint8_t> &out);
-	//! Rows [offset, offset + n) of `in`, all valid and sorted, into `out`: the function evaluated
-	//! every kSampleStride rows only, and in full between two samples whose keys differ.
-	void ApplySortedRun(duckdb::DataChunk &chunk, const vtx::DecodedColumn &in, uint64_t offset, duckdb::idx_t n,
-	                    vtx::DecodedColumn &out, duckdb::idx_t width);
 };
 
 } // namespace vortex

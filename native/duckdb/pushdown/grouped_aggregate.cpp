@@ -2,6 +2,7 @@
 
 #include "../../compute/grouped_aggregation.hpp"
 #include "../../compute/predicate.hpp"
+#include "../../compute/selection.hpp"
 #include "../../compute/zone_mask.hpp"
 #include "../../format/reader.hpp"
 #include "../scan/plan_guard.hpp"
@@ -293,6 +294,9 @@ void PlanFile(const GroupedBindData &bind, idx_t f, const vtx::FileMetadata &met
 	}
 }
 
+//! Runs shorter than this on average cost more as a group lookup each than the per-row path.
+constexpr uint64_t kMinAverageRun = 64;
+
 //! Decodes (each column once, even where a key column is also aggregated), filters and groups
 //! one zone into the thread's partial accumulation.
 void AccumulateZone(const GroupedBindData &bind, const GroupedGlobalState &g, const ZoneWork &item,
@@ -325,13 +329,19 @@ void AccumulateZone(const GroupedBindData &bind, const GroupedGlobalState &g, co
 	std::vector<const vtx::DecodedColumn *> key_columns, value_columns;
 	// One bucket key over an ascending column, the rows kept one range (all of them, or what a
 	// range filter on that column leaves): each key's rows are one range.
-	uint64_t begin = 0, end = rows;
-	if (bind.keys.size() == 1 && l.buckets[0] && (match == ZoneMatch::ALL || l.mask.Contiguous(begin, end)) &&
-	    l.buckets[0]->SortedKeyRuns(column(bind.keys[0]), begin, end, l.run_starts, l.run_keys)) {
+	const bool one_bucket = bind.keys.size() == 1 && l.buckets[0];
+	vtx::compute::SelectionSummary kept;
+	kept.selected = kept.end = rows;
+	if (one_bucket && match == ZoneMatch::SOME) {
+		kept = vtx::compute::Summarize(l.mask.Rows(), rows);
+	}
+	if (one_bucket && kept.OneRun() &&
+	    l.buckets[0]->SortedKeyRuns(column(bind.keys[0]), kept.first, kept.end, kMinAverageRun, l.run_starts,
+	                                l.run_keys)) {
 		for (auto v : g.values.fields) {
 			value_columns.push_back(&column(v));
 		}
-		l.partial.AddRuns(l.run_starts, l.run_keys, end, value_columns);
+		l.partial.AddRuns(l.run_starts, l.run_keys, kept.end, value_columns);
 		return;
 	}
 	l.hive_text.resize(bind.keys.size());
