@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 #include <string_view>
 #include <type_traits>
 
@@ -334,6 +335,59 @@ void IntLoop(const uint32_t *ids, const DecodedColumn &c, const uint8_t *selecte
 			a.hi = x;
 		}
 	}
+}
+
+//! One accumulator over the rows whose entry is kept (AddKeptEntries): `rows` kept, `n` of them
+//! valid.
+template <class T>
+struct IntTotals {
+	using Word = typename IntSum<T>::Word;
+	uint64_t rows = 0, n = 0;
+	int128 sum = 0;
+	T lo = std::numeric_limits<T>::max(), hi = std::numeric_limits<T>::lowest();
+
+	ZoneStats Stats(bool minmax) const {
+		ZoneStats z;
+		z.rows = rows;
+		z.nulls = rows - n;
+		z.has_int_sum = true;
+		z.int_sum = sum;
+		if (minmax && n) {
+			z.has_minmax = z.minmax_exact = true;
+			z.min.assign(reinterpret_cast<const char *>(&lo), sizeof(T));
+			z.max.assign(reinterpret_cast<const char *>(&hi), sizeof(T));
+		}
+		return z;
+	}
+};
+
+//! Selects instead of branches: which rows are kept follows the data, not a pattern.
+template <class T, bool VALIDITY, bool MINMAX>
+void KeptIntLoop(const uint32_t *ids, const uint8_t *keep, const DecodedColumn &c, IntTotals<T> &t) {
+	using Word = typename IntTotals<T>::Word;
+	const uint8_t *base = c.Fixed();
+	uint64_t rows = 0, n = 0;
+	IntSum<T> sum {0, 0};
+	T lo = t.lo, hi = t.hi;
+	for (uint64_t i = 0; i < c.count; i++) {
+		const bool k = keep[ids[i]] != 0;
+		const bool v = VALIDITY ? k && c.IsValid(i) : k;
+		T x;
+		std::memcpy(&x, base + i * sizeof(T), sizeof(T));
+		rows += k;
+		n += v;
+		// A mask, not `v ? x : 0`, which compilers turn into a branch.
+		sum.Add(static_cast<T>(static_cast<Word>(x) & -static_cast<Word>(v)));
+		if (MINMAX) {
+			lo = v && x < lo ? x : lo;
+			hi = v && x > hi ? x : hi;
+		}
+	}
+	t.rows += rows;
+	t.n += n;
+	t.sum += sum.Total();
+	t.lo = lo;
+	t.hi = hi;
 }
 
 //! Counts per id, and with a window, the exact sum of each id's finite values into its limbs.
@@ -698,50 +752,8 @@ void GroupedAggregation::AddDecoded(const std::vector<const DecodedColumn *> &ke
 			}
 		}
 	}
-	// 2. One pass per value column adding each row to its id's accumulator. The rows per id
-	//    come from a column that counts every row, else from a pass of their own.
-	s.paths.resize(values.size());
-	s.acc.resize(values.size());
-	s.acc_at.resize(values.size());
-	s.windows.resize(values.size());
-	s.limbs.resize(values.size());
-	size_t counter = values.size();
-	for (size_t v = 0; v < values.size(); v++) {
-		auto &col = *values[v];
-		auto &type = value_types[v];
-		// Distinct values are gathered per group (the accumulator paths keep only counts and sums).
-		s.paths[v] = col.all_null              ? ValuePath::ALL_NULL
-		             : needs_distinct[v]      ? ValuePath::GATHER
-		             : type.HasIntegerSum()   ? ValuePath::INTEGER
-		             : type.IsFloat() && !needs_minmax[v] ? ValuePath::FLOAT
-		                                                 : ValuePath::GATHER;
-		if (s.paths[v] == ValuePath::FLOAT) {
-			s.windows[v] = !needs_sum[v]              ? LimbWindow()
-			               : type.ByteWidth() == 4 ? WindowOf<float>(col)
-			                                       : WindowOf<double>(col);
-			if (card * s.windows[v].width > kMaxWindowLimbs) {
-				s.paths[v] = ValuePath::GATHER; // many groups and a wide range: summed group by group
-			}
-		}
-		if (s.paths[v] == ValuePath::INTEGER || s.paths[v] == ValuePath::FLOAT) {
-			AccumulateValues(v, col, ids, card, selected);
-			if (counter == values.size() && col.all_valid && !selected) {
-				counter = v;
-			}
-		}
-	}
-	s.rows.assign(card, 0);
-	if (counter < values.size()) {
-		CountsFrom(counter, card);
-	} else if (selected) {
-		for (uint64_t i = 0; i < rows; i++) {
-			s.rows[ids[i]] += selected[i] != 0;
-		}
-	} else {
-		for (uint64_t i = 0; i < rows; i++) {
-			s.rows[ids[i]]++;
-		}
-	}
+	// 2. Each row into its id's accumulators.
+	AccumulateRows(ids, card, rows, values, selected);
 	// 3. Each id's group, found once per zone.
 	s.group.assign(card, 0);
 	std::vector<bool> key_null(keys.size());
@@ -771,7 +783,140 @@ void GroupedAggregation::AddDecoded(const std::vector<const DecodedColumn *> &ke
 	}
 	// 4. The accumulators into their groups' states.
 	for (size_t v = 0; v < values.size(); v++) {
-		FinishValues(v, *values[v], ids, card, selected);
+		FinishValues(v, *values[v], ids, card, selected, nullptr);
+	}
+}
+
+void GroupedAggregation::AddKeptEntries(const DecodedColumn &coded, const uint8_t *keep,
+                                        const std::vector<const DecodedColumn *> &values) {
+	if (!key_types.empty() || coded.codes.size() != coded.count) {
+		throw std::logic_error("aggregating by dictionary entry needs no key and a dictionary-coded chunk");
+	}
+	const uint64_t rows = coded.count;
+	if (rows == 0) {
+		return;
+	}
+	if (!scratch) {
+		scratch = std::make_shared<Scratch>();
+	}
+	auto &s = *scratch;
+	// The entries are the ids (NULL the one past the dictionary), as for a dictionary key.
+	const uint32_t null_id = static_cast<uint32_t>(coded.dictionary.size());
+	const uint64_t card = uint64_t(null_id) + 1;
+	const uint32_t *ids = coded.codes.data();
+	if (!coded.all_valid) {
+		s.ids.resize(rows);
+		for (uint64_t i = 0; i < rows; i++) {
+			s.ids[i] = coded.IsValid(i) ? coded.codes[i] : null_id;
+		}
+		ids = s.ids.data();
+	}
+	const size_t group = static_cast<size_t>(&Find({}, {}) - groups.data());
+	ChoosePaths(values, card);
+	// Integer columns add the kept rows straight into one accumulator (a select per row); the
+	// others accumulate per entry, and the entries kept are added.
+	bool per_entry = false;
+	for (size_t v = 0; v < values.size(); v++) {
+		per_entry = per_entry || s.paths[v] != ValuePath::INTEGER;
+	}
+	uint64_t kept = 0;
+	if (per_entry) {
+		s.rows.assign(card, 0);
+		for (uint64_t i = 0; i < rows; i++) {
+			s.rows[ids[i]]++;
+		}
+		s.group.assign(card, group);
+		for (uint64_t id = 0; id < card; id++) {
+			s.rows[id] = keep[id] ? s.rows[id] : 0; // an entry left out has no rows to add
+			kept += s.rows[id];
+		}
+	}
+	bool counted = per_entry;
+	for (size_t v = 0; v < values.size(); v++) {
+		auto &col = *values[v];
+		if (s.paths[v] != ValuePath::INTEGER) {
+			if (s.paths[v] == ValuePath::FLOAT) {
+				AccumulateValues(v, col, ids, card, nullptr);
+			}
+			FinishValues(v, col, ids, card, nullptr, keep);
+			continue;
+		}
+		const bool minmax = needs_minmax[v];
+		WithIntegerType(value_types[v], [&](auto tag) {
+			using T = decltype(tag);
+			IntTotals<T> t;
+			if (col.all_valid) {
+				minmax ? KeptIntLoop<T, false, true>(ids, keep, col, t) : KeptIntLoop<T, false, false>(ids, keep, col, t);
+			} else {
+				minmax ? KeptIntLoop<T, true, true>(ids, keep, col, t) : KeptIntLoop<T, true, false>(ids, keep, col, t);
+			}
+			groups[group].values[v].AddStats(t.Stats(minmax));
+			kept = t.rows;
+			counted = true;
+		});
+	}
+	if (!counted) {
+		for (uint64_t i = 0; i < rows; i++) {
+			kept += keep[ids[i]];
+		}
+	}
+	groups[group].rows += kept;
+}
+
+void GroupedAggregation::ChoosePaths(const std::vector<const DecodedColumn *> &values, uint64_t card) {
+	auto &s = *scratch;
+	s.paths.resize(values.size());
+	s.acc.resize(values.size());
+	s.acc_at.resize(values.size());
+	s.windows.resize(values.size());
+	s.limbs.resize(values.size());
+	for (size_t v = 0; v < values.size(); v++) {
+		auto &col = *values[v];
+		auto &type = value_types[v];
+		// Distinct values are gathered per group (the accumulator paths keep only counts and sums).
+		s.paths[v] = col.all_null              ? ValuePath::ALL_NULL
+		             : needs_distinct[v]      ? ValuePath::GATHER
+		             : type.HasIntegerSum()   ? ValuePath::INTEGER
+		             : type.IsFloat() && !needs_minmax[v] ? ValuePath::FLOAT
+		                                                 : ValuePath::GATHER;
+		if (s.paths[v] == ValuePath::FLOAT) {
+			s.windows[v] = !needs_sum[v]              ? LimbWindow()
+			               : type.ByteWidth() == 4 ? WindowOf<float>(col)
+			                                       : WindowOf<double>(col);
+			if (card * s.windows[v].width > kMaxWindowLimbs) {
+				s.paths[v] = ValuePath::GATHER; // many groups and a wide range: summed group by group
+			}
+		}
+	}
+}
+
+void GroupedAggregation::AccumulateRows(const uint32_t *ids, uint64_t card, uint64_t rows,
+                                        const std::vector<const DecodedColumn *> &values, const uint8_t *selected) {
+	auto &s = *scratch;
+	// One pass per value column adding each row to its id's accumulator. The rows per id come
+	// from a column that counts every row, else from a pass of their own.
+	ChoosePaths(values, card);
+	size_t counter = values.size();
+	for (size_t v = 0; v < values.size(); v++) {
+		auto &col = *values[v];
+		if (s.paths[v] == ValuePath::INTEGER || s.paths[v] == ValuePath::FLOAT) {
+			AccumulateValues(v, col, ids, card, selected);
+			if (counter == values.size() && col.all_valid && !selected) {
+				counter = v;
+			}
+		}
+	}
+	s.rows.assign(card, 0);
+	if (counter < values.size()) {
+		CountsFrom(counter, card);
+	} else if (selected) {
+		for (uint64_t i = 0; i < rows; i++) {
+			s.rows[ids[i]] += selected[i] != 0;
+		}
+	} else {
+		for (uint64_t i = 0; i < rows; i++) {
+			s.rows[ids[i]]++;
+		}
 	}
 }
 
@@ -829,7 +974,7 @@ void GroupedAggregation::CountsFrom(size_t v, uint64_t card) {
 }
 
 void GroupedAggregation::FinishValues(size_t v, const DecodedColumn &col, const uint32_t *ids, uint64_t card,
-                                      const uint8_t *selected) {
+                                      const uint8_t *selected, const uint8_t *keep) {
 	auto &s = *scratch;
 	auto &type = value_types[v];
 	const auto width = type.ByteWidth();
@@ -898,7 +1043,7 @@ void GroupedAggregation::FinishValues(size_t v, const DecodedColumn &col, const 
 	s.order.resize(s.offsets[card]);
 	s.cursor.assign(s.offsets.begin(), s.offsets.end() - 1);
 	for (uint64_t i = 0; i < col.count; i++) {
-		if (!selected || selected[i]) {
+		if ((!selected || selected[i]) && (!keep || keep[ids[i]])) {
 			s.order[s.cursor[ids[i]]++] = static_cast<uint32_t>(i);
 		}
 	}

@@ -51,6 +51,11 @@ public:
 	//! `rows`) and has key bytes keys[r], never NULL. Each run's values are added as a range.
 	void AddRuns(const std::vector<uint64_t> &starts, const std::vector<std::string> &keys, uint64_t rows,
 	             const std::vector<const DecodedColumn *> &values);
+	//! Where there is no key column (one group): adds the rows of a decoded zone whose entry of
+	//! the dictionary-coded `coded` is kept (`keep[e]` for entry e, `keep[dictionary size]` for
+	//! NULL). A filter decided per dictionary entry is so applied to each entry's accumulators
+	//! once, instead of to each row. `coded` and `values` hold the same rows.
+	void AddKeptEntries(const DecodedColumn &coded, const uint8_t *keep, const std::vector<const DecodedColumn *> &values);
 	//! Adds the groups of another accumulation of the same keys and values (disjoint rows). The
 	//! other's groups that this lacks are moved in whole (distinct sets are not copied); `other`
 	//! is left empty.
@@ -67,12 +72,20 @@ private:
 	GroupState &Find(const std::vector<bool> &key_null, const std::vector<std::string> &keys);
 	std::string Encode(const std::vector<bool> &key_null, const std::vector<std::string> &keys) const;
 	AggregateState NewState(size_t v) const;
+	//! How each value column's decoded rows are accumulated (scratch paths, float windows).
+	void ChoosePaths(const std::vector<const DecodedColumn *> &values, uint64_t card);
+	//! Step 2 of AddDecoded: every value column's rows into their ids' accumulators, and the
+	//! rows per id (s.rows).
+	void AccumulateRows(const uint32_t *ids, uint64_t card, uint64_t rows, const std::vector<const DecodedColumn *> &values,
+	                    const uint8_t *selected);
 	//! Steps of AddDecoded for value column `v`, whose rows have group ids `ids` (< card):
 	//! accumulate per id; take the rows per id from its counts; add the ids into their groups.
 	void AccumulateValues(size_t v, const DecodedColumn &col, const uint32_t *ids, uint64_t card,
 	                      const uint8_t *selected);
 	void CountsFrom(size_t v, uint64_t card);
-	void FinishValues(size_t v, const DecodedColumn &col, const uint32_t *ids, uint64_t card, const uint8_t *selected);
+	//! (`keep`: AddKeptEntries's, or null.)
+	void FinishValues(size_t v, const DecodedColumn &col, const uint32_t *ids, uint64_t card, const uint8_t *selected,
+	                  const uint8_t *keep);
 
 	std::vector<ColumnType> key_types;
 	std::vector<ColumnType> value_types;

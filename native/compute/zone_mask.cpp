@@ -11,6 +11,7 @@ namespace compute {
 void ZoneMask::Begin(uint64_t rows) {
 	rows_ = rows;
 	written_ = false;
+	entries_ = nullptr;
 	mask_.resize(rows);
 }
 
@@ -18,6 +19,7 @@ void ZoneMask::And(const Predicate &p, const ColumnType &type, const DecodedColu
 	if (chunk.count != rows_ || chunk.decoded_begin != 0 || chunk.decoded_end < rows_) {
 		throw std::logic_error("filtering rows the reader did not decode");
 	}
+	WriteEntries();
 	if (!written_) {
 		EvaluatePredicate(p, type, chunk, mask_.data());
 		written_ = true;
@@ -29,6 +31,7 @@ void ZoneMask::And(const Predicate &p, const ColumnType &type, const DecodedColu
 }
 
 uint8_t *ZoneMask::Target() {
+	WriteEntries();
 	if (!written_) {
 		return mask_.data();
 	}
@@ -55,6 +58,15 @@ void ZoneMask::AndEntries(const uint8_t *truth, const DecodedColumn &chunk) {
 	if (chunk.count != rows_ || chunk.codes.size() != rows_) {
 		throw std::logic_error("filtering rows by dictionary entries the reader did not decode");
 	}
+	if (defer_entries_ && !written_ && !entries_) {
+		entry_truth_.assign(truth, truth + chunk.dictionary.size() + 1);
+		entries_ = &chunk;
+		return;
+	}
+	WriteEntryRows(truth, chunk);
+}
+
+void ZoneMask::WriteEntryRows(const uint8_t *truth, const DecodedColumn &chunk) {
 	uint8_t *out = Target();
 	const uint32_t *codes = chunk.codes.data();
 	const uint8_t null_truth = truth[chunk.dictionary.size()];
@@ -70,7 +82,22 @@ void ZoneMask::AndEntries(const uint8_t *truth, const DecodedColumn &chunk) {
 	Combine();
 }
 
+const DecodedColumn *ZoneMask::Entries(const uint8_t *&truth) const {
+	truth = entries_ ? entry_truth_.data() : nullptr;
+	return entries_;
+}
+
+void ZoneMask::WriteEntries() {
+	if (!entries_) {
+		return;
+	}
+	auto &chunk = *entries_;
+	entries_ = nullptr;
+	WriteEntryRows(entry_truth_.data(), chunk);
+}
+
 const uint8_t *ZoneMask::Rows() {
+	WriteEntries();
 	if (!written_) {
 		std::fill(mask_.begin(), mask_.end(), uint8_t(1));
 		written_ = true;

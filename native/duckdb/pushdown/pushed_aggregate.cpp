@@ -1,5 +1,6 @@
 #include "pushed_aggregate.hpp"
 
+#include "../../compute/grouped_aggregation.hpp"
 #include "../../compute/selection.hpp"
 #include "../../compute/zone_mask.hpp"
 #include "../../format/reader.hpp"
@@ -82,6 +83,49 @@ struct Accumulation {
 	uint64_t rows = 0;
 };
 
+//! One thread's straddling zones whose only filter is decided per dictionary entry (`url LIKE
+//! '%x%'`): aggregated per entry, keyless, and only the entries that hold added. No row mask is
+//! written and no row compacted.
+struct EntryAccumulation {
+	std::vector<idx_t> fields; //! the value columns, in Accumulation::states order
+	std::unique_ptr<vtx::compute::GroupedAggregation> by_entry;
+	idx_t zones = 0; //! aggregated so
+
+	//! Null where some aggregate needs what the per-entry accumulators do not keep (sketches).
+	explicit EntryAccumulation(const Accumulation &acc) {
+		std::vector<vtx::ColumnType> types;
+		std::vector<bool> minmax, sum, distinct;
+		for (auto &entry : acc.states) {
+			if (entry.second.needs_sketch) {
+				return;
+			}
+			fields.push_back(entry.first);
+			types.push_back(entry.second.type);
+			minmax.push_back(entry.second.needs_minmax);
+			sum.push_back(entry.second.needs_sum);
+			distinct.push_back(entry.second.needs_distinct);
+		}
+		by_entry = std::make_unique<vtx::compute::GroupedAggregation>(std::vector<vtx::ColumnType>(), std::move(types),
+		                                                               std::move(minmax), std::move(sum), std::move(distinct));
+	}
+	//! Whether a zone of `rows` rows filtered by the entries of `coded` is better aggregated per
+	//! entry: a few entries to many rows each (each entry costs a summary).
+	bool Takes(const vtx::DecodedColumn &coded, uint64_t rows) const {
+		return by_entry && coded.dictionary.size() * 8 <= rows;
+	}
+	void Into(Accumulation &acc) {
+		if (!by_entry) {
+			return;
+		}
+		for (auto &g : by_entry->Groups()) {
+			acc.rows += g.rows;
+			for (size_t v = 0; v < fields.size(); v++) {
+				acc.states.at(fields[v]).Merge(g.values[v]);
+			}
+		}
+	}
+};
+
 //! A zone that straddles the filters, to be decoded and filtered.
 struct StraddlingZone {
 	idx_t file;
@@ -118,7 +162,8 @@ bool AddWholeZone(const PushedBindData &bind, vtx::InputSource &source, const vt
 //! Decodes, filters and aggregates one straddling zone into `acc`: a zone whose expression
 //! filters turn out to hold on every row (decided per dictionary entry) is added whole.
 void AccumulateStraddling(const PushedBindData &bind, const std::vector<PlannedFile> &files, const StraddlingZone &item,
-                          Accumulation &acc, ZoneFilter &filter, vtx::compute::ZoneMask &mask) {
+                          Accumulation &acc, EntryAccumulation &entries, ZoneFilter &filter,
+                          vtx::compute::ZoneMask &mask) {
 	auto &file = files[item.file];
 	auto &meta = *file.meta;
 	auto &path = bind.files[item.file].path;
@@ -153,6 +198,17 @@ void AccumulateStraddling(const PushedBindData &bind, const std::vector<PlannedF
 		return;
 	}
 	const uint64_t rows = meta.zones[item.zone].rows;
+	const uint8_t *keep = nullptr;
+	const auto *coded = mask.Entries(keep);
+	if (coded && entries.Takes(*coded, rows)) {
+		entries.zones++;
+		std::vector<const vtx::DecodedColumn *> values;
+		for (auto field : entries.fields) {
+			values.push_back(&column(field));
+		}
+		entries.by_entry->AddKeptEntries(*coded, keep, values);
+		return;
+	}
 	const uint8_t *selected_rows = mask.Rows();
 	const auto selection = vtx::compute::Summarize(selected_rows, rows);
 	acc.rows += selection.selected;
@@ -184,6 +240,7 @@ struct PushedGlobalState : public GlobalTableFunctionState {
 	std::vector<PlannedFile> files;
 	std::vector<StraddlingZone> straddling; //! decoded by the scan threads
 	std::atomic<idx_t> next {0};
+	std::atomic<idx_t> by_entry {0}; //! straddling zones aggregated per dictionary entry
 	idx_t max_threads = 1;
 	std::mutex lock;
 	Accumulation acc; //! everything so far (under lock once threads run)
@@ -199,9 +256,11 @@ struct PushedLocalState : public LocalTableFunctionState {
 	PushedLocalState(ClientContext &context, const PushedBindData &bind)
 	    : filter(context, bind.filters, bind.expressions, bind.fields, bind.field_types, bind.file_columns, bind.files,
 	             bind.Columns()) {
+		mask.DeferEntries();
 	}
 	idx_t id = 0; //! registration order: this thread's batch index
 	Accumulation partial;
+	std::unique_ptr<EntryAccumulation> entries; //! over `partial`'s states
 	ZoneFilter filter;
 	vtx::compute::ZoneMask mask;
 	bool done = false;
@@ -366,6 +425,7 @@ unique_ptr<LocalTableFunctionState> PushedInitLocal(ExecutionContext &context, T
 		partial.needs_sketch = entry.second.needs_sketch;
 		l->partial.states.emplace(entry.first, std::move(partial));
 	}
+	l->entries = std::make_unique<EntryAccumulation>(l->partial);
 	std::lock_guard<std::mutex> guard(g.lock);
 	l->id = g.registered++;
 	return std::move(l);
@@ -385,8 +445,10 @@ void PushedScan(ClientContext &, TableFunctionInput &data, DataChunk &output) {
 		if (idx >= g.straddling.size()) {
 			break;
 		}
-		AccumulateStraddling(bind, g.files, g.straddling[idx], l.partial, l.filter, l.mask);
+		AccumulateStraddling(bind, g.files, g.straddling[idx], l.partial, *l.entries, l.filter, l.mask);
 	}
+	l.entries->Into(l.partial);
+	g.by_entry += l.entries->zones;
 	l.done = true;
 	std::lock_guard<std::mutex> guard(g.lock);
 	g.acc.rows += l.partial.rows;
@@ -444,6 +506,9 @@ InsertionOrderPreservingMap<string> PushedDynamicToString(TableFunctionDynamicTo
 		result["Zones From Statistics"] = std::to_string(g.zones.from_stats);
 		result["Zones Skipped"] = std::to_string(g.zones.skipped);
 		result["Zones Decoded"] = std::to_string(g.zones.decoded);
+		if (g.by_entry) {
+			result["Zones Aggregated Per Dictionary Entry"] = std::to_string(g.by_entry.load());
+		}
 	}
 	return result;
 }
