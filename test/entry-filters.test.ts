@@ -18,14 +18,18 @@ const dir = tempDir('vtx-entries-');
 beforeAll(async () => {
   ({ conn } = await openDb());
   // u: 40 url-like values and NULLs (dictionary-coded); v: BIGINT with NULLs; x: doubles of many
-  // magnitudes; w: 300 strings; z: NULL in whole zones.
+  // magnitudes; w: 300 strings; z: NULL in whole zones; big, ubig, i32: no NULL, values whose sums
+// leave 64 bits (signed and unsigned) and 32 bits.
   await conn.run(`CREATE TABLE e AS SELECT i,
       CASE WHEN hash(i * 3) % 17 = 0 THEN NULL
            ELSE '/' || ['home', 'search', 'cart', 'checkout', 'Account'][1 + (hash(i * 5) % 5)::INTEGER] || '/' || (hash(i * 7) % 8)::VARCHAR END AS u,
       CASE WHEN hash(i * 11) % 9 = 0 THEN NULL ELSE (hash(i * 13) % 2000001)::BIGINT - 1000000 END AS v,
       CASE WHEN hash(i * 17) % 50 = 0 THEN 1e16 * (1 - 2 * (i % 2)) ELSE ((hash(i * 19) % 100000)::DOUBLE - 50000) / 7 END AS x,
       'w' || (hash(i * 23) % 300)::VARCHAR AS w,
-      CASE WHEN (i // 1000) % 3 = 0 THEN NULL ELSE i % 5 END AS z
+      CASE WHEN (i // 1000) % 3 = 0 THEN NULL ELSE i % 5 END AS z,
+      (hash(i * 29) % 4611686018427387904)::BIGINT * (1 - 2 * (hash(i * 31) % 2)::BIGINT) AS big,
+      hash(i * 37) AS ubig,
+      ((hash(i * 41) % 4000000000)::BIGINT - 2000000000)::INTEGER AS i32
     FROM range(24000) r(i)`);
   const sub = join(dir, 'e');
   mkdirSync(sub, { recursive: true });
@@ -73,6 +77,13 @@ describe('filters decided per dictionary entry, aggregated per entry', () => {
     const exact = exactFloatAggregates(values, false);
     expect((await rows(conn, q))[0]).toEqual([exact.sum, exact.avg]);
     expect(await analyze(q)).toMatch(/Zones Aggregated Per Dictionary Entry: [1-9]/);
+  });
+
+  it.each(FILTERS)('%s: integer sums past 64 bits, with no NULL and no min/max (one pass over the kept rows)', async (where) => {
+    const q = (from: string) => `SELECT count(*), sum(i), avg(i), sum(big), avg(big), sum(ubig), sum(i32), avg(i32) FROM ${from} WHERE ${where}`;
+    expect(await isPushed(conn, q(src))).toBe(true);
+    expect(await answerText(conn, q(src))).toBe(await answerText(conn, q('e')));
+    expect(await analyze(q(src))).toMatch(/Zones Aggregated Per Dictionary Entry: [1-9]/);
   });
 
   it('another filter on the zone: rows masked as before, and the same answer', async () => {

@@ -1,10 +1,13 @@
 #include "predicate.hpp"
 
+#include "../format/vector_loops.hpp"
+
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <stdexcept>
 
 namespace vtx {
@@ -208,7 +211,7 @@ const T *Values(const DecodedColumn &chunk) {
 }
 
 template <class T, CompareOp OP>
-void CompareLoop(const T *data, uint64_t n, const T c, uint8_t *out) {
+VTX_VECTOR_LOOP void CompareLoop(const T *data, uint64_t n, const T c, uint8_t *out) {
 	for (uint64_t i = 0; i < n; i++) {
 		T v;
 		std::memcpy(&v, data + i, sizeof(T));
@@ -289,10 +292,18 @@ void Evaluate(const Predicate &p, const ColumnType &type, const DecodedColumn &c
 	case Predicate::Kind::AND:
 	case Predicate::Kind::OR: {
 		const bool is_and = p.kind == Predicate::Kind::AND;
-		std::memset(out, is_and ? 1 : 0, n);
-		std::vector<uint8_t> tmp(n);
-		for (auto &c : p.children) {
-			Evaluate<T>(c, type, chunk, tmp.data());
+		if (p.children.empty()) {
+			std::memset(out, is_and ? 1 : 0, n);
+			return;
+		}
+		// The first child writes the answer itself; the others, into scratch that every byte of
+		// is written before it is read (no zeroing of a zone-sized buffer per call).
+		Evaluate<T>(p.children[0], type, chunk, out);
+		std::unique_ptr<uint8_t[]> scratch(p.children.size() > 1 ? new uint8_t[n] : nullptr);
+		uint8_t *tmp = scratch.get();
+		for (size_t k = 1; k < p.children.size(); k++) {
+			auto &c = p.children[k];
+			Evaluate<T>(c, type, chunk, tmp);
 			if (is_and) {
 				for (uint64_t i = 0; i < n; i++) {
 					out[i] &= tmp[i];

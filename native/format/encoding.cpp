@@ -7,6 +7,7 @@
 #include "fixed_width.hpp"
 #include "scratch.hpp"
 #include "utf8.hpp"
+#include "vector_loops.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -108,6 +109,19 @@ void WriteStrings(ByteWriter &out, const std::vector<std::string_view> &values) 
 
 // Reads a string block of n strings pointing into the chunk's own buffer; with `utf8`,
 // refuses a block that is not valid UTF-8 string by string.
+//! Dictionary codes, unclamped (checked after, with LargestCode).
+VTX_VECTOR_LOOP void UnpackCodes(const uint64_t *words, uint64_t n, uint8_t bw, uint32_t *out) {
+	UnpackTo<32>(words, n, bw, out, [](uint64_t code) { return static_cast<uint32_t>(code); });
+}
+
+VTX_VECTOR_LOOP uint32_t LargestCode(const uint32_t *__restrict codes, uint64_t n) {
+	uint32_t largest = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		largest = std::max(largest, codes[i]);
+	}
+	return largest;
+}
+
 void ReadStrings(ByteReader &r, uint64_t n, bool utf8, StringRefs &out) {
 	uint8_t bw;
 	auto words = ReadPacked(r, n, 32, bw);
@@ -199,17 +213,10 @@ void DecodeStrings(uint64_t n, ByteReader &r, Encoding enc, bool utf8, DecodedCo
 		uint8_t bw;
 		auto words = ReadPacked(r, n, 32, bw);
 		out.codes.resize(n);
-		UnpackTo<32>(words.data(), n, bw, out.codes.data(), [](uint64_t code) { return static_cast<uint32_t>(code); });
-		// Checked in a pass of its own (it vectorizes), and only where the width allows a code
-		// past the dictionary.
-		if (bw >= 32 || (uint64_t(1) << bw) > d) {
-			uint32_t largest = 0;
-			for (uint64_t i = 0; i < n; i++) {
-				largest = std::max(largest, out.codes[i]);
-			}
-			if (n > 0 && largest >= d) {
-				throw FormatError("dictionary code out of range");
-			}
+		UnpackCodes(words.data(), n, bw, out.codes.data());
+		// Only where the width allows a code past the dictionary.
+		if (n > 0 && (bw >= 32 || (uint64_t(1) << bw) > d) && LargestCode(out.codes.data(), n) >= d) {
+			throw FormatError("dictionary code out of range");
 		}
 		break;
 	}
