@@ -98,6 +98,23 @@ struct DecodedColumn {
 	//! LIST and MAP: count + 1 offsets into the children's values (a NULL list is empty).
 	std::vector<uint64_t> list_offsets;
 
+	//! Empties the chunk for another decode into it, keeping the memory of its zone-sized
+	//! buffers: pages written afresh each zone cost a fault and the kernel's zeroing each.
+	void Recycle() {
+		ByteBuffer keep_fixed = std::move(fixed), keep_buffer = std::move(buffer);
+		auto keep_codes = std::move(codes);
+		auto keep_strings = std::move(strings);
+		*this = DecodedColumn();
+		keep_fixed.clear();
+		keep_buffer.clear();
+		keep_codes.clear();
+		keep_strings.clear();
+		fixed = std::move(keep_fixed);
+		buffer = std::move(keep_buffer);
+		codes = std::move(keep_codes);
+		strings = std::move(keep_strings);
+	}
+
 	//! The count * width bytes of fixed-width values.
 	const uint8_t *Fixed() const {
 		return values ? values : fixed.data();

@@ -275,7 +275,7 @@ void DecodeChunk(const ColumnType &type, uint64_t rows, ByteBuffer &&body, Decod
                  const RowRange *range) {
 	// The body, and the values it decodes to (strings as references).
 	NoteHeapUse(body.size() + rows * std::max<size_t>(type.ByteWidth(), sizeof(StringRef)));
-	out = DecodedColumn();
+	out.Recycle();
 	out.buffer = std::move(body);
 	if (start > out.buffer.size()) {
 		throw FormatError("segment is truncated");

@@ -103,7 +103,9 @@ void SkippedStream(uint64_t rows, DecodedColumn &out) {
 
 void ReadStream(InputSource &source, const ChunkMeta &chunk, const ColumnType &type, const std::string &name,
                 DecodedColumn &out, const StreamSelection *selection = nullptr, const RowRange *rows = nullptr) {
-	ByteBuffer body;
+	// Into the memory of the chunk's last body, where it is being decoded again.
+	ByteBuffer body = std::move(out.buffer);
+	body.clear();
 	ReadSegmentInto(source, chunk, body, kBodySlack);
 	// Only flat columns decode part of their rows: ENUM codes are checked, and nested streams
 	// read, over every row.

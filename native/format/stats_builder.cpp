@@ -94,18 +94,41 @@ int CompareBytes(const StringRef &a, const StringRef &b) {
 	return a.len < b.len ? -1 : a.len > b.len ? 1 : 0;
 }
 
+//! The first eight bytes of a string as a big-endian number (zero-padded): where two strings'
+//! prefixes differ, they order the strings as the bytes do.
+inline uint64_t Prefix(const StringRef &v) {
+	uint64_t w = 0;
+	if (v.len) {
+		std::memcpy(&w, v.ptr, v.len < 8 ? v.len : 8);
+	}
+	return __builtin_bswap64(w);
+}
+
 void StringStats(const ColumnInput &in, ZoneStats &s, bool truncate) {
 	const StringRef *lo = nullptr, *hi = nullptr;
+	uint64_t lo_prefix = 0, hi_prefix = 0;
 	for (uint64_t i = 0; i < in.count; i++) {
 		if (!in.IsValid(i)) {
 			continue;
 		}
 		auto &v = in.strings[i];
-		if (!lo || CompareBytes(v, *lo) < 0) {
-			lo = &v;
+		const uint64_t prefix = Prefix(v);
+		if (!lo) {
+			lo = hi = &v;
+			lo_prefix = hi_prefix = prefix;
+			continue;
 		}
-		if (!hi || CompareBytes(v, *hi) > 0) {
+		// Most rows fall strictly between the bounds on their first eight bytes.
+		if (prefix > lo_prefix && prefix < hi_prefix) {
+			continue;
+		}
+		if (prefix < lo_prefix || (prefix == lo_prefix && CompareBytes(v, *lo) < 0)) {
+			lo = &v;
+			lo_prefix = prefix;
+		}
+		if (prefix > hi_prefix || (prefix == hi_prefix && CompareBytes(v, *hi) > 0)) {
 			hi = &v;
+			hi_prefix = prefix;
 		}
 	}
 	if (!lo) {
@@ -118,10 +141,19 @@ void StringStats(const ColumnInput &in, ZoneStats &s, bool truncate) {
 	s.max.assign(hi->ptr, std::min<size_t>(hi->len, limit));
 }
 
+//! Eight bytes a step (a byte a step took a tenth of a COPY of string-heavy tables).
 inline uint64_t HashBytes(const char *p, size_t n) {
-	uint64_t h = 0xcbf29ce484222325ULL ^ n;
-	for (size_t i = 0; i < n; i++) {
-		h = (h ^ static_cast<uint8_t>(p[i])) * 0x100000001b3ULL;
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+	for (; n >= 8; p += 8, n -= 8) {
+		uint64_t w;
+		std::memcpy(&w, p, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	if (n) {
+		uint64_t w = 0;
+		std::memcpy(&w, p, n); // n > 0: p points at n bytes
+		h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
 	}
 	return h ^ (h >> 29);
 }

@@ -2,6 +2,7 @@
 
 #include "../../compute/aggregate_state.hpp"
 #include "../../compute/zone_mask.hpp"
+#include "decode_pool.hpp"
 #include "../../format/reader.hpp"
 #include "column_emit.hpp"
 #include "../duckdb_compat.hpp"
@@ -87,6 +88,8 @@ struct ScanGlobalState : public GlobalTableFunctionState {
 	//! scans of many files, whose threads open files one at a time and check the version.
 	std::vector<std::shared_ptr<FileSource>> sources;
 	idx_t max_threads = 1;
+	//! Decoded chunks reused from zone to zone once DuckDB is done with them.
+	std::shared_ptr<DecodePool> pool;
 
 	//! The table filters DuckDB pushed into the scan (a copy: dynamic ones share their value).
 	unique_ptr<TableFilterSet> filters;
@@ -383,6 +386,9 @@ unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, Tabl
 	}
 	g->total_zones = batch;
 	g->max_threads = std::max<idx_t>(1, std::min<idx_t>(g->work.size(), TaskScheduler::GetScheduler(context).NumberOfThreads()));
+	// Enough for each thread's columns of a few zones in flight (DuckDB holds a chunk's vectors
+	// while operators above the scan still use them).
+	g->pool = std::make_shared<DecodePool>(4 * g->max_threads * MaxValue<size_t>(1, g->column_ids.size()));
 	return std::move(g);
 }
 
@@ -474,7 +480,7 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 		l.first_row = zone.first_row;
 		l.offset = 0;
 		auto read = [&](idx_t id, const vtx::StreamSelection *selection) {
-			auto chunk = std::make_shared<vtx::DecodedColumn>();
+			auto chunk = g.pool->Get();
 			try {
 				vtx::ReadChunk(*source, meta, l.item.zone, bind.FileField(l.item.file, id), *chunk, selection);
 			} catch (vtx::FormatError &e) {
