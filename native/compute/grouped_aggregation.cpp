@@ -885,7 +885,7 @@ void GroupedAggregation::AddKeptEntries(const DecodedColumn &coded, const uint8_
 			if (!minmax && col.all_valid) {
 				KeptSum<T>(ids, s.masks.data(), reinterpret_cast<const T *>(col.Fixed()), col.count, t);
 			} else if (col.all_valid) {
-				minmax ? KeptIntLoop<T, false, true>(ids, keep, col, t) : KeptIntLoop<T, false, false>(ids, keep, col, t);
+				KeptIntLoop<T, false, true>(ids, keep, col, t);
 			} else {
 				minmax ? KeptIntLoop<T, true, true>(ids, keep, col, t) : KeptIntLoop<T, true, false>(ids, keep, col, t);
 			}

@@ -107,8 +107,6 @@ void WriteStrings(ByteWriter &out, const std::vector<std::string_view> &values) 
 	}
 }
 
-// Reads a string block of n strings pointing into the chunk's own buffer; with `utf8`,
-// refuses a block that is not valid UTF-8 string by string.
 //! Dictionary codes, unclamped (checked after, with LargestCode).
 VTX_VECTOR_LOOP void UnpackCodes(const uint64_t *words, uint64_t n, uint8_t bw, uint32_t *out) {
 	UnpackTo<32>(words, n, bw, out, [](uint64_t code) { return static_cast<uint32_t>(code); });
@@ -122,6 +120,8 @@ VTX_VECTOR_LOOP uint32_t LargestCode(const uint32_t *__restrict codes, uint64_t 
 	return largest;
 }
 
+// Reads a string block of n strings pointing into the chunk's own buffer; with `utf8`,
+// refuses a block that is not valid UTF-8 string by string.
 void ReadStrings(ByteReader &r, uint64_t n, bool utf8, StringRefs &out) {
 	uint8_t bw;
 	auto words = ReadPacked(r, n, 32, bw);
