@@ -104,6 +104,58 @@ void SketchDecoded(const vtx::DecodedColumn &chunk, const vtx::ColumnType &type,
 	}
 }
 
+void SketchInput(const LogicalType &type, const vtx::ColumnInput &in, HyperLogLog &registers) {
+	const auto width = in.type.ByteWidth();
+	Vector hashes(LogicalType::HASH, STANDARD_VECTOR_SIZE);
+	Vector strings(type, width ? 0 : STANDARD_VECTOR_SIZE);
+	for (uint64_t offset = 0; offset < in.count; offset += STANDARD_VECTOR_SIZE) {
+		const idx_t n = MinValue<idx_t>(STANDARD_VECTOR_SIZE, in.count - offset);
+		if (width) {
+			// Rows that are NULL hold some bytes and are hashed, but not counted below.
+			Vector values(type, const_cast<data_ptr_t>(in.fixed + offset * width));
+			VectorOperations::Hash(values, hashes, n);
+		} else {
+			auto data = FlatVector::GetData<string_t>(strings);
+			for (idx_t i = 0; i < n; i++) {
+				auto &s = in.strings[offset + i];
+				data[i] = string_t(s.ptr, s.len);
+			}
+			VectorOperations::Hash(strings, hashes, n);
+		}
+		auto h = FlatVector::GetData<hash_t>(hashes);
+		for (idx_t i = 0; i < n; i++) {
+			if (in.IsValid(offset + i)) {
+				InsertHash(registers, h[i]);
+			}
+		}
+	}
+}
+
+Sketch SketchOfDistinct(const LogicalType &type, const vtx::ColumnType &column_type,
+                        const std::vector<std::string> &distinct) {
+	vtx::ColumnInput in;
+	in.type = column_type;
+	in.count = distinct.size();
+	std::vector<uint8_t> fixed;
+	std::vector<vtx::StringRef> refs;
+	if (const auto width = column_type.ByteWidth()) {
+		fixed.resize(distinct.size() * width);
+		for (size_t i = 0; i < distinct.size(); i++) {
+			D_ASSERT(distinct[i].size() == width);
+			std::memcpy(fixed.data() + i * width, distinct[i].data(), width);
+		}
+		in.fixed = fixed.data();
+	} else {
+		for (auto &d : distinct) {
+			refs.push_back(vtx::StringRef {d.data(), static_cast<uint32_t>(d.size())});
+		}
+		in.strings = refs.data();
+	}
+	HyperLogLog registers;
+	SketchInput(type, in, registers);
+	return RegistersOf(registers);
+}
+
 Sketch RegistersOf(const HyperLogLog &hll) {
 	Sketch out {};
 	for (idx_t i = 0; i < HyperLogLog::M; i++) {

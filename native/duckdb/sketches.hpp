@@ -33,6 +33,14 @@ void SketchVector(duckdb::Vector &values, duckdb::idx_t offset, duckdb::idx_t co
 void SketchDecoded(const vtx::DecodedColumn &chunk, const vtx::ColumnType &type, const uint8_t *selected,
                    duckdb::HyperLogLog &registers, uint64_t begin = 0, uint64_t end = ~uint64_t(0));
 
+//! The same for the valid rows of a zone's column as the writer sees it (flat types).
+void SketchInput(const duckdb::LogicalType &type, const vtx::ColumnInput &in, duckdb::HyperLogLog &registers);
+
+//! The sketch of a zone's column whose distinct values the writer found: hashing each once
+//! gives the registers that every row gives (a register keeps the largest of its values).
+Sketch SketchOfDistinct(const duckdb::LogicalType &type, const vtx::ColumnType &column_type,
+                        const std::vector<std::string> &distinct);
+
 Sketch RegistersOf(const duckdb::HyperLogLog &hll);
 void MergeRegisters(duckdb::HyperLogLog &hll, const Sketch &registers);
 

@@ -2,6 +2,7 @@
 
 #include "../../format/scratch.hpp"
 #include "../sketches.hpp"
+#include "../type_mapping.hpp"
 
 namespace vortex {
 
@@ -214,8 +215,11 @@ vtx::ColumnInput InputOf(Column &col, const vtx::ColumnType &type, uint64_t coun
 
 ZoneAccumulator::ZoneAccumulator(std::vector<vtx::ColumnType> types_p, vtx::WriterOptions options_p,
                                  std::vector<bool> sketched_p)
-    : types(std::move(types_p)), options(options_p), sketched(std::move(sketched_p)), sketches(types.size()) {
+    : types(std::move(types_p)), options(options_p), sketched(std::move(sketched_p)) {
 	sketched.resize(types.size(), false);
+	for (idx_t c = 0; c < types.size(); c++) {
+		logical.push_back(sketched[c] ? ToLogicalType(types[c]) : LogicalType::SQLNULL);
+	}
 	vtx::ScratchLease lease;
 	auto &pool = Pool<Column>().columns;
 	while (columns.size() < types.size()) {
@@ -256,9 +260,6 @@ void ZoneAccumulator::Append(DataChunk &chunk, std::vector<vtx::EncodedZone> &ou
 void ZoneAccumulator::AppendRange(DataChunk &chunk, idx_t start, idx_t count) {
 	for (idx_t c = 0; c < types.size(); c++) {
 		auto &col = columns[c];
-		if (sketched[c]) {
-			SketchVector(chunk.data[c], start, count, nullptr, sketches[c]);
-		}
 		if (col.valid.capacity() < options.zone_rows) {
 			col.valid.reserve(options.zone_rows);
 			col.fixed.reserve(options.zone_rows * types[c].ByteWidth());
@@ -318,12 +319,19 @@ void ZoneAccumulator::Flush(std::vector<vtx::EncodedZone> &out) {
 		inputs.push_back(InputOf(columns[c], types[c], rows, strings));
 	}
 	out.push_back(vtx::EncodeZone(inputs, options));
+	// Sketched once the zone is encoded: a column with few distinct values (its statistics list
+	// them) is hashed a value, not a row, at a time.
 	for (idx_t c = 0; c < types.size(); c++) {
 		if (sketched[c]) {
 			auto &stats = out.back().chunks[c].stats;
+			if (stats.has_distinct) {
+				stats.sketch = SketchOfDistinct(logical[c], types[c], stats.distinct);
+			} else {
+				HyperLogLog registers;
+				SketchInput(logical[c], inputs[c], registers);
+				stats.sketch = RegistersOf(registers);
+			}
 			stats.has_sketch = true;
-			stats.sketch = RegistersOf(sketches[c]);
-			sketches[c] = HyperLogLog();
 		}
 	}
 	for (auto &col : columns) {

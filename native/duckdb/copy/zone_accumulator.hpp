@@ -3,7 +3,6 @@
 #pragma once
 #include "../../format/writer.hpp"
 #include "duckdb.hpp"
-#include "duckdb/common/types/hyperloglog.hpp"
 
 namespace vortex {
 
@@ -48,7 +47,7 @@ private:
 	std::vector<vtx::ColumnType> types;
 	vtx::WriterOptions options;
 	std::vector<bool> sketched;
-	std::vector<duckdb::HyperLogLog> sketches; //! per column, of the zone being gathered
+	std::vector<duckdb::LogicalType> logical; //! per sketched column, its DuckDB type (hashed as such)
 	std::vector<Column> columns;
 	uint64_t rows = 0;
 };
