@@ -21,7 +21,7 @@ public:
 	}
 	static size_t Held(const COLUMN &col) {
 		size_t n = col.valid.capacity() + col.fixed.capacity() + col.offsets.capacity() * sizeof(uint64_t) +
-		           col.bytes.capacity();
+		           col.bytes.capacity() + col.refs.capacity() * sizeof(vtx::StringRef);
 		for (auto &c : col.children) {
 			n += Held(c);
 		}
@@ -181,8 +181,7 @@ void AppendRows(Column &col, const vtx::ColumnType &type, const RecursiveUnified
 }
 
 //! The writer's view of a stream, its strings laid out in `strings` (which must outlive it).
-vtx::ColumnInput InputOf(Column &col, const vtx::ColumnType &type, uint64_t count,
-                         std::vector<std::vector<vtx::StringRef>> &strings) {
+vtx::ColumnInput InputOf(Column &col, const vtx::ColumnType &type, uint64_t count) {
 	vtx::ColumnInput in;
 	in.type = type;
 	in.count = count;
@@ -190,8 +189,8 @@ vtx::ColumnInput InputOf(Column &col, const vtx::ColumnType &type, uint64_t coun
 	if (type.ByteWidth()) {
 		in.fixed = col.fixed.data();
 	} else {
-		strings.emplace_back(count);
-		auto &refs = strings.back();
+		auto &refs = col.refs;
+		refs.resize(count);
 		uint64_t begin = 0;
 		for (uint64_t i = 0; i < count; i++) {
 			auto end = col.offsets[i];
@@ -206,7 +205,7 @@ vtx::ColumnInput InputOf(Column &col, const vtx::ColumnType &type, uint64_t coun
 	auto &children = type.Children();
 	for (size_t c = 0; c < children.size(); c++) {
 		auto &child = col.children[c];
-		in.children.push_back(InputOf(child, children[c].type, child.valid.size(), strings));
+		in.children.push_back(InputOf(child, children[c].type, child.valid.size()));
 	}
 	return in;
 }
@@ -235,7 +234,11 @@ ZoneAccumulator::ZoneAccumulator(std::vector<vtx::ColumnType> types_p, vtx::Writ
 ZoneAccumulator::~ZoneAccumulator() {
 	vtx::ScratchLease lease;
 	auto &pool = Pool<Column>().columns;
-	for (auto &col : columns) {
+	// Last column first, so that the next accumulator on this thread (COPY makes one per batch)
+	// takes each column's buffers back for the same column: a string column handed an integer
+	// column's buffers grows them again, page by page.
+	for (auto it = columns.rbegin(); it != columns.rend(); ++it) {
+		auto &col = *it;
 		// Bounded: a thread keeps at most 64 columns of at most 16 MiB each, and only while a
 		// COPY or scan is in flight.
 		if (pool.size() < 64 && ColumnPool<Column>::Held(col) <= (size_t(16) << 20)) {
@@ -313,10 +316,8 @@ void ZoneAccumulator::Flush(std::vector<vtx::EncodedZone> &out) {
 		return;
 	}
 	std::vector<vtx::ColumnInput> inputs;
-	std::vector<std::vector<vtx::StringRef>> strings;
-	strings.reserve(64);
 	for (idx_t c = 0; c < types.size(); c++) {
-		inputs.push_back(InputOf(columns[c], types[c], rows, strings));
+		inputs.push_back(InputOf(columns[c], types[c], rows));
 	}
 	out.push_back(vtx::EncodeZone(inputs, options));
 	// Sketched once the zone is encoded: a column with few distinct values (its statistics list

@@ -38,6 +38,7 @@ public:
 		std::vector<uint8_t> fixed;
 		std::vector<uint64_t> offsets; //! string end offsets into bytes
 		std::string bytes;
+		std::vector<vtx::StringRef> refs; //! the writer's view of the strings (InputOf), kept for reuse
 		std::vector<Column> children;
 	};
 
