@@ -180,7 +180,7 @@ void AppendRows(Column &col, const vtx::ColumnType &type, const RecursiveUnified
 	}
 }
 
-//! The writer's view of a stream, its strings laid out in `strings` (which must outlive it).
+//! The writer's view of a stream; its strings are viewed through `col.refs`, kept with the column.
 vtx::ColumnInput InputOf(Column &col, const vtx::ColumnType &type, uint64_t count) {
 	vtx::ColumnInput in;
 	in.type = type;
