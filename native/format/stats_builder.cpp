@@ -94,30 +94,47 @@ int CompareBytes(const StringRef &a, const StringRef &b) {
 	return a.len < b.len ? -1 : a.len > b.len ? 1 : 0;
 }
 
-//! The first eight bytes of a string as a big-endian number (zero-padded): where two strings'
-//! prefixes differ, they order the strings as the bytes do.
-//! Loaded in words that stay within the string (a copy of fewer than eight bytes into a word went
-//! byte by byte and stalled the load after it: a third of the statistics' time).
-inline uint64_t Prefix(const StringRef &v) {
-	const char *p = v.ptr;
-	const uint32_t n = v.len;
+//! The bytes of a string, loaded in words that stay within it: its first and last eight bytes
+//! (n >= 8), or four (n >= 4), or its first, middle and last byte in the low bytes of `a`
+//! (0 < n < 4). With the length they determine a string of up to 16 bytes. (A copy of fewer than
+//! eight bytes into a word went byte by byte and stalled the load after it.)
+struct EdgeWords {
+	uint64_t a = 0, b = 0;
+};
+
+inline EdgeWords EdgesOf(const char *p, uint32_t n) {
+	EdgeWords e;
 	if (n >= 8) {
-		uint64_t w;
-		std::memcpy(&w, p, 8);
-		return __builtin_bswap64(w);
-	}
-	if (n >= 4) {
-		// The first and the last four bytes, which overlap where n < 8 (on equal bytes).
+		std::memcpy(&e.a, p, 8);
+		std::memcpy(&e.b, p + n - 8, 8);
+	} else if (n >= 4) {
 		uint32_t x, y;
 		std::memcpy(&x, p, 4);
 		std::memcpy(&y, p + n - 4, 4);
-		return uint64_t(__builtin_bswap32(x)) << 32 | uint64_t(__builtin_bswap32(y)) << (64 - 8 * n);
+		e.a = x;
+		e.b = y;
+	} else if (n > 0) {
+		e.a = uint64_t(uint8_t(p[0])) | uint64_t(uint8_t(p[n / 2])) << 8 | uint64_t(uint8_t(p[n - 1])) << 16;
+	}
+	return e;
+}
+
+//! The first eight bytes of a string as a big-endian number (zero-padded): where two strings'
+//! prefixes differ, they order the strings as the bytes do.
+inline uint64_t Prefix(const StringRef &v) {
+	const uint32_t n = v.len;
+	const EdgeWords e = EdgesOf(v.ptr, n);
+	if (n >= 8) {
+		return __builtin_bswap64(e.a);
+	}
+	if (n >= 4) {
+		// The two four-byte words overlap where n < 8, on equal bytes.
+		return uint64_t(__builtin_bswap32(uint32_t(e.a))) << 32 | uint64_t(__builtin_bswap32(uint32_t(e.b))) << (64 - 8 * n);
 	}
 	if (n == 0) {
 		return 0;
 	}
-	return uint64_t(uint8_t(p[0])) << 56 | uint64_t(uint8_t(p[n / 2])) << (56 - 8 * (n / 2)) |
-	       uint64_t(uint8_t(p[n - 1])) << (56 - 8 * (n - 1));
+	return (e.a & 0xff) << 56 | ((e.a >> 8) & 0xff) << (56 - 8 * (n / 2)) | ((e.a >> 16) & 0xff) << (56 - 8 * (n - 1));
 }
 
 void StringStats(const ColumnInput &in, ZoneStats &s, bool truncate) {
@@ -158,7 +175,7 @@ void StringStats(const ColumnInput &in, ZoneStats &s, bool truncate) {
 }
 
 //! A small open-addressing set of at most kMaxDistinctValues keys (a quarter full at most),
-//! in the order first seen. KEY has == and a hash (DistinctHash).
+//! in the order first seen. KEY has ==; the caller hashes it.
 template <class KEY>
 class DistinctSet {
 public:
@@ -204,61 +221,58 @@ inline uint64_t Mix(uint64_t a, uint64_t b) {
 	return h ^ (h >> 32);
 }
 
-//! A string as (length, two words) where that determines its bytes (at most 16 of them: the
-//! words are its first and last eight, four, or its first, middle and last byte, loaded without
-//! reading past it), else (length, pointer) and compared byte by byte.
+//! A string as its length and edge words, which decide equality up to 16 bytes; longer strings
+//! whose length and edges agree are compared byte by byte.
 struct StringKey {
 	const char *ptr;
 	uint32_t len;
-	uint64_t a, b;
+	EdgeWords e;
 	bool operator==(const StringKey &o) const {
-		return len == o.len && a == o.a && b == o.b && (len <= 16 || std::memcmp(ptr, o.ptr, len) == 0);
+		return len == o.len && e.a == o.e.a && e.b == o.e.b && (len <= 16 || std::memcmp(ptr, o.ptr, len) == 0);
 	}
 };
 
-inline StringKey KeyOf(const StringRef &v) {
-	StringKey k {v.ptr, v.len, 0, 0};
-	const char *p = v.ptr;
-	const size_t n = v.len;
-	if (n >= 8) {
-		std::memcpy(&k.a, p, 8);
-		std::memcpy(&k.b, p + n - 8, 8);
-	} else if (n >= 4) {
-		uint32_t x, y;
-		std::memcpy(&x, p, 4);
-		std::memcpy(&y, p + n - 4, 4);
-		k.a = x;
-		k.b = y;
-	} else if (n > 0) {
-		k.a = uint64_t(uint8_t(p[0])) | uint64_t(uint8_t(p[n / 2])) << 8 | uint64_t(uint8_t(p[n - 1])) << 16;
+//! Every valid row's key (key_at(i)) into `set`; false as soon as it overflows. Runs of equal
+//! values (clustered columns) cost one comparison a row.
+template <class KEY, class KEY_AT, class HASH, class BYTES>
+bool CollectDistinct(const ColumnInput &in, KEY_AT &&key_at, HASH &&hash, BYTES &&bytes, DistinctSet<KEY> &set) {
+	bool have_last = false;
+	KEY last {};
+	for (uint64_t i = 0; i < in.count; i++) {
+		if (!in.IsValid(i)) {
+			continue;
+		}
+		const KEY k = key_at(i);
+		if (have_last && k == last) {
+			continue;
+		}
+		if (!set.Insert(k, hash(k), bytes(k))) {
+			return false;
+		}
+		last = k;
+		have_last = true;
 	}
-	return k;
+	return true;
 }
 
 //! Fixed-width values (integers of 1 to 16 bytes), compared and hashed as words.
 template <class T>
 bool DistinctFixed(const ColumnInput &in, std::vector<std::string> &out) {
 	DistinctSet<T> set;
-	bool have_last = false;
-	T last {};
-	for (uint64_t i = 0; i < in.count; i++) {
-		if (!in.IsValid(i)) {
-			continue;
-		}
+	const auto key_at = [&](uint64_t i) {
 		T v;
 		std::memcpy(&v, in.fixed + i * sizeof(T), sizeof(T));
-		if (have_last && v == last) {
-			continue; // runs of equal values (clustered columns) cost one comparison a row
-		}
-		uint64_t lo = static_cast<uint64_t>(v), hi = 0;
+		return v;
+	};
+	const auto hash = [](const T &v) {
+		uint64_t hi = 0;
 		if constexpr (sizeof(T) > 8) {
 			hi = static_cast<uint64_t>(v >> 64);
 		}
-		if (!set.Insert(v, Mix(lo, hi), sizeof(T))) {
-			return false;
-		}
-		last = v;
-		have_last = true;
+		return Mix(static_cast<uint64_t>(v), hi);
+	};
+	if (!CollectDistinct(in, key_at, hash, [](const T &) { return sizeof(T); }, set)) {
+		return false;
 	}
 	for (size_t i = 0; i < set.Count(); i++) {
 		T v = set[i];
@@ -269,29 +283,21 @@ bool DistinctFixed(const ColumnInput &in, std::vector<std::string> &out) {
 
 bool DistinctStrings(const ColumnInput &in, std::vector<std::string> &out) {
 	DistinctSet<StringKey> set;
-	bool have_last = false;
-	StringKey last {};
-	for (uint64_t i = 0; i < in.count; i++) {
-		if (!in.IsValid(i)) {
-			continue;
+	const auto key_at = [&](uint64_t i) {
+		auto &v = in.strings[i];
+		return StringKey {v.ptr, v.len, EdgesOf(v.ptr, v.len)};
+	};
+	const auto hash = [](const StringKey &k) {
+		uint64_t h = Mix(k.e.a ^ k.len, k.e.b);
+		for (size_t j = 8; k.len > 16 && j + 8 <= k.len - 8; j += 8) {
+			uint64_t w;
+			std::memcpy(&w, k.ptr + j, 8);
+			h = Mix(h, w);
 		}
-		const StringKey k = KeyOf(in.strings[i]);
-		if (have_last && k == last) {
-			continue;
-		}
-		uint64_t h = Mix(k.a ^ k.len, k.b);
-		if (k.len > 16) {
-			for (size_t j = 8; j + 8 <= k.len - 8; j += 8) {
-				uint64_t w;
-				std::memcpy(&w, k.ptr + j, 8);
-				h = Mix(h, w);
-			}
-		}
-		if (!set.Insert(k, h, k.len)) {
-			return false;
-		}
-		last = k;
-		have_last = true;
+		return h;
+	};
+	if (!CollectDistinct(in, key_at, hash, [](const StringKey &k) { return size_t(k.len); }, set)) {
+		return false;
 	}
 	for (size_t i = 0; i < set.Count(); i++) {
 		out.emplace_back(set[i].ptr, set[i].len);
