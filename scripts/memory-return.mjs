@@ -87,13 +87,15 @@ try {
   const scanSeconds = (performance.now() - t1) / 1000;
   clearInterval(sampler);
   peak = Math.max(peak, rss(), process.resourceUsage().maxRSS / 1024);
+  const after = await settled();
+  // After the settle: freed decode blocks are kept for the next query until nothing has run for
+  // a moment (native/format/buffer_memory.hpp), so right after the scan the C heap still holds them.
   let buffers = [null];
   try {
     buffers = (await conn.runAndReadAll('SELECT * FROM vortex_buffer_info()')).getRowsJS()[0];
   } catch {
     // an older build without vortex_buffer_info
   }
-  const after = await settled();
   const out = {
     rows,
     rowGroupSize: rowGroupSize ? Number(rowGroupSize) : 122880,
@@ -106,6 +108,7 @@ try {
     idleThreadBufferBytes: buffers[0] === null ? null : Number(buffers[0]),
     cHeapInUseMiB: buffers[2] == null ? null : Math.round(Number(buffers[2]) / MiB),
     cHeapFreeMiB: buffers[3] == null ? null : Math.round(Number(buffers[3]) / MiB),
+    cachedBufferBytes: buffers[4] == null ? null : Number(buffers[4]),
     copySeconds: Number(copySeconds.toFixed(1)),
     scanSeconds: Number(scanSeconds.toFixed(1)),
     count: String(result[0]),

@@ -61,5 +61,34 @@ SelectionSummary Summarize(const uint8_t *mask, uint64_t n) {
 	return s;
 }
 
+uint32_t SelectedRows(const uint8_t *mask, uint32_t n, uint32_t *out) {
+	// Eight rows at a time: a word of none is skipped and a word of all is a run, which is what
+	// masks of clustered or range filters mostly hold; mixed words are written without branches
+	// (every row's position is stored, and the count advances only past a selected one).
+	uint32_t count = 0, i = 0;
+	for (; i + 8 <= n; i += 8) {
+		const uint64_t w = Word(mask + i);
+		if (w == 0) {
+			continue;
+		}
+		if (w == 0x0101010101010101ULL) {
+			for (uint32_t j = 0; j < 8; j++) {
+				out[count + j] = i + j;
+			}
+			count += 8;
+			continue;
+		}
+		for (uint32_t j = 0; j < 8; j++) {
+			out[count] = i + j;
+			count += mask[i + j];
+		}
+	}
+	for (; i < n; i++) {
+		out[count] = i;
+		count += mask[i];
+	}
+	return count;
+}
+
 } // namespace compute
 } // namespace vtx

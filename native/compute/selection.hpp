@@ -21,5 +21,9 @@ struct SelectionSummary {
 
 SelectionSummary Summarize(const uint8_t *mask, uint64_t n);
 
+//! Writes the positions of the selected rows among the first n (n < 2^32) to `out`, in order,
+//! and returns how many there are. `out` must hold n entries.
+uint32_t SelectedRows(const uint8_t *mask, uint32_t n, uint32_t *out);
+
 } // namespace compute
 } // namespace vtx

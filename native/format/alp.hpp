@@ -164,9 +164,9 @@ void DecodeAlp(uint64_t n, ByteReader &r, U *dst, uint64_t first, uint64_t last)
 	}
 	const U ref = static_cast<U>(r.U64());
 	uint8_t bw;
-	auto words = ReadPackedRows(r, n, sizeof(U) * 8, bw, first, last);
+	auto words = ReadPackedRows(r, n, sizeof(U) * 8, bw, first);
 	// Two passes: integers unpacked in place, then converted (a loop the compiler vectorises).
-	UnpackTo<sizeof(U) * 8>(words.data(), last - first, bw, dst + first,
+	UnpackTo<sizeof(U) * 8>(words, last - first, bw, dst + first,
 	                        [ref](uint64_t v) { return static_cast<U>(ref + static_cast<U>(v)); });
 	const T p10 = static_cast<T>(Pow10(e));
 	// In place, 32 bytes at a time with GCC vector types (SSE2 converts and divides four

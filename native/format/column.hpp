@@ -1,10 +1,12 @@
 // In-memory forms of one column chunk (one column of one zone): what the writer is
 // given, and what the reader decodes to.
 #pragma once
+#include "buffer_memory.hpp"
 #include "types.hpp"
 
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -16,7 +18,8 @@ struct StringRef {
 };
 
 //! Leaves elements uninitialised on resize: decoded buffers are always overwritten, and
-//! zeroing them first costs as much as decoding.
+//! zeroing them first costs as much as decoding. Large blocks come from the buffer cache
+//! (buffer_memory.hpp).
 template <class T>
 struct DefaultInit : std::allocator<T> {
 	template <class U>
@@ -26,6 +29,15 @@ struct DefaultInit : std::allocator<T> {
 	DefaultInit() = default;
 	template <class U>
 	DefaultInit(const DefaultInit<U> &) noexcept {
+	}
+	T *allocate(size_t n) {
+		if (n > size_t(-1) / sizeof(T)) {
+			throw std::bad_alloc();
+		}
+		return static_cast<T *>(AllocateBuffer(n * sizeof(T)));
+	}
+	void deallocate(T *p, size_t n) noexcept {
+		ReleaseBuffer(p, n * sizeof(T));
 	}
 	template <class U>
 	void construct(U *p) noexcept {

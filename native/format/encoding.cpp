@@ -37,23 +37,17 @@ void WritePacked(ByteWriter &out, const std::vector<uint64_t> &values, uint8_t b
 	out.Bytes(words.data(), words.size() * 8);
 }
 
-std::vector<uint64_t, DefaultInit<uint64_t>> ReadPackedRows(ByteReader &r, uint64_t n, uint8_t max_bw, uint8_t &bw,
-                                                           uint64_t b, uint64_t e) {
+const uint8_t *ReadPackedRows(ByteReader &r, uint64_t n, uint8_t max_bw, uint8_t &bw, uint64_t b) {
 	bw = r.U8();
 	if (bw > max_bw) {
 		throw FormatError("bit width " + std::to_string(bw) + " is out of range");
 	}
 	auto src = r.Take(PackedWords(n, bw) * 8);
-	const uint64_t first = b / 64 * bw, last = PackedWords(e, bw);
-	std::vector<uint64_t, DefaultInit<uint64_t>> words(last > first ? last - first : 0);
-	if (!words.empty()) {
-		std::memcpy(words.data(), src + first * 8, words.size() * 8);
-	}
-	return words;
+	return src + b / 64 * bw * 8;
 }
 
-std::vector<uint64_t, DefaultInit<uint64_t>> ReadPacked(ByteReader &r, uint64_t n, uint8_t max_bw, uint8_t &bw) {
-	return ReadPackedRows(r, n, max_bw, bw, 0, n);
+const uint8_t *ReadPacked(ByteReader &r, uint64_t n, uint8_t max_bw, uint8_t &bw) {
+	return ReadPackedRows(r, n, max_bw, bw, 0);
 }
 
 } // namespace encoding_internal
@@ -108,8 +102,8 @@ void WriteStrings(ByteWriter &out, const std::vector<std::string_view> &values) 
 }
 
 //! Dictionary codes, unclamped (checked after, with LargestCode).
-VTX_VECTOR_LOOP void UnpackCodes(const uint64_t *words, uint64_t n, uint8_t bw, uint32_t *out) {
-	UnpackTo<32>(words, n, bw, out, [](uint64_t code) { return static_cast<uint32_t>(code); });
+VTX_VECTOR_LOOP void UnpackCodes(const uint8_t *packed, uint64_t n, uint8_t bw, uint32_t *out) {
+	UnpackTo<32>(packed, n, bw, out, [](uint64_t code) { return static_cast<uint32_t>(code); });
 }
 
 VTX_VECTOR_LOOP uint32_t LargestCode(const uint32_t *__restrict codes, uint64_t n) {
@@ -131,7 +125,7 @@ void ReadStrings(ByteReader &r, uint64_t n, bool utf8, StringRefs &out) {
 	uint64_t pos = 0;
 	bool bad = false;
 	bool split = false;
-	Unpack(words.data(), n, bw, [&](uint64_t i, uint64_t len) {
+	Unpack(words, n, bw, [&](uint64_t i, uint64_t len) {
 		if (len > total - pos) {
 			bad = true;
 			len = 0;
@@ -213,7 +207,7 @@ void DecodeStrings(uint64_t n, ByteReader &r, Encoding enc, bool utf8, DecodedCo
 		uint8_t bw;
 		auto words = ReadPacked(r, n, 32, bw);
 		out.codes.resize(n);
-		UnpackCodes(words.data(), n, bw, out.codes.data());
+		UnpackCodes(words, n, bw, out.codes.data());
 		// Only where the width allows a code past the dictionary.
 		if (n > 0 && (bw >= 32 || (uint64_t(1) << bw) > d) && LargestCode(out.codes.data(), n) >= d) {
 			throw FormatError("dictionary code out of range");

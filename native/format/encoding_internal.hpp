@@ -24,11 +24,11 @@ inline std::vector<T> &Scratch(int slot) {
 
 void WritePacked(ByteWriter &out, const std::vector<uint64_t> &values, uint8_t bw);
 
-//! The packed words of rows [b, e) only (b a multiple of 64, so that they start a word: 64
-//! values of bw bits are exactly bw words), for a reader that needs no more.
-std::vector<uint64_t, DefaultInit<uint64_t>> ReadPackedRows(ByteReader &r, uint64_t n, uint8_t max_bw, uint8_t &bw,
-                                                           uint64_t b, uint64_t e);
-std::vector<uint64_t, DefaultInit<uint64_t>> ReadPacked(ByteReader &r, uint64_t n, uint8_t max_bw, uint8_t &bw);
+//! Where the packed words of rows from b on start, in the reader's buffer (b a multiple of 64, so
+//! that they start a word: 64 values of bw bits are exactly bw words). The whole packed block is
+//! taken from the reader, so every word of the n rows is in bounds.
+const uint8_t *ReadPackedRows(ByteReader &r, uint64_t n, uint8_t max_bw, uint8_t &bw, uint64_t b);
+const uint8_t *ReadPacked(ByteReader &r, uint64_t n, uint8_t max_bw, uint8_t &bw);
 
 template <class U>
 inline U LoadValue(const uint8_t *p) {

@@ -207,34 +207,41 @@ bool DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc
 			const uint64_t sign = kind == PhysicalKind::SIGNED ? uint64_t(1) << ((sizeof(U) * 8 - 1) & 63) : 0;
 			auto ref = r.U64();
 			uint8_t bw;
-			auto words = ReadPackedRows(r, n, sizeof(U) * 8, bw, b, e);
+			auto words = ReadPackedRows(r, n, sizeof(U) * 8, bw, b);
 			auto value = [ref, sign](uint64_t d) { return static_cast<U>((ref + d) ^ sign); };
 			// Every value is ref + d. Where ref + (largest d) does not wrap in U, the values lie
 			// between value(0) and value(largest d) in the type's order (the sign flip keeps it), and
 			// every restricted domain but TIME WITH TIME ZONE's is one interval in that order: the two
-			// ends decide it. The largest d costs one max per value while unpacking, where checking
-			// the values afterwards takes a second pass.
+			// ends decide it. The widest d the bit width allows is checked first, which settles almost
+			// every segment (a decimal's or a date's frame spans far less than its domain); only where
+			// it does not is the largest d tracked while unpacking (one max per value), where checking
+			// the values afterwards would take a second pass.
 			const bool interval = HasRestrictedDomain(type) && type.id != TypeId::TIME_TZ;
-			uint64_t span = 0;
+			const uint64_t top = sizeof(U) >= 8 ? ~uint64_t(0) : (uint64_t(1) << (sizeof(U) * 8)) - 1;
+			const uint64_t widest = bw >= 64 ? ~uint64_t(0) : (uint64_t(1) << bw) - 1;
+			auto within = [&](uint64_t largest) {
+				if (ref > top || largest > top - ref) {
+					return false;
+				}
+				const U ends[2] = {value(0), value(largest)};
+				return Within(type, ends, 2);
+			};
 			if (sizeof(U) == 1 && bw == 1) {
 				// Booleans (and 1-bit byte columns): eight rows per step.
-				UnpackBitsToBytes(words.data(), e - b, static_cast<uint8_t>(value(0)), static_cast<uint8_t>(value(1)),
+				UnpackBitsToBytes(words, e - b, static_cast<uint8_t>(value(0)), static_cast<uint8_t>(value(1)),
 				                  reinterpret_cast<uint8_t *>(dst + b));
-				span = 1;
-			} else if (interval) {
-				UnpackTo<sizeof(U) * 8>(words.data(), e - b, bw, dst + b, [&](uint64_t d) {
-					span = d > span ? d : span;
-					return value(d);
-				});
-			} else {
-				UnpackTo<sizeof(U) * 8>(words.data(), e - b, bw, dst + b, value);
+				return !HasRestrictedDomain(type) || (interval && within(1));
 			}
-			const uint64_t top = sizeof(U) >= 8 ? ~uint64_t(0) : (uint64_t(1) << (sizeof(U) * 8)) - 1;
-			if (!interval || ref > top || span > top - ref) {
-				return !HasRestrictedDomain(type);
+			if (!interval || within(widest)) {
+				UnpackTo<sizeof(U) * 8>(words, e - b, bw, dst + b, value);
+				return !HasRestrictedDomain(type) || interval;
 			}
-			const U ends[2] = {value(0), value(span)};
-			return Within(type, ends, 2);
+			uint64_t span = 0;
+			UnpackTo<sizeof(U) * 8>(words, e - b, bw, dst + b, [&](uint64_t d) {
+				span = d > span ? d : span;
+				return value(d);
+			});
+			return within(span);
 		}
 	}
 	case Encoding::RLE: {
@@ -266,7 +273,7 @@ bool DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc
 		uint8_t bw;
 		auto words = ReadPacked(r, n, 32, bw);
 		uint64_t bad = 0;
-		UnpackTo<32>(words.data(), n, bw, dst, [&](uint64_t code) {
+		UnpackTo<32>(words, n, bw, dst, [&](uint64_t code) {
 			bad |= code >= d;
 			code = code < d ? code : 0;
 			return LoadValue<U>(dict + code * sizeof(U));

@@ -1,6 +1,11 @@
 #include "scratch.hpp"
 
+#include "buffer_memory.hpp"
+
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <thread>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -51,6 +56,53 @@ std::atomic<size_t> activities {0};
 //! the heap cannot have come to hold more free memory than was allocated since the last look.
 std::atomic<size_t> heap_noted {0};
 constexpr size_t kLookAbove = size_t(64) << 20;
+//! Operations begun so far: a delayed trim is off when one began while it waited.
+std::atomic<uint64_t> activities_begun {0};
+
+//! Empties the buffer cache (buffer_memory.hpp) once nothing has been in flight for a short while
+//! after an operation. Not at once: a cached block spares the next query a page fault per page,
+//! and TPC-H's queries come one after another. A service between queries gets the memory back
+//! within the delay; a busy one keeps reusing it (up to the cache's limit).
+class DelayedTrim {
+public:
+	static DelayedTrim &Get() {
+		// Leaked on purpose: its thread waits on it until the process ends.
+		static auto *t = new DelayedTrim();
+		return *t;
+	}
+	//! Called when the last operation in flight ends: trims after the delay unless something
+	//! begins meanwhile.
+	void Schedule() {
+		std::lock_guard<std::mutex> guard(lock);
+		pending_ = true;
+		if (!started_) {
+			started_ = true;
+			std::thread([this] { Run(); }).detach();
+		}
+		wake_.notify_one();
+	}
+
+private:
+	static constexpr std::chrono::milliseconds kDelay {200};
+	void Run() {
+		std::unique_lock<std::mutex> guard(lock);
+		while (true) {
+			wake_.wait(guard, [this] { return pending_; });
+			pending_ = false;
+			const auto begun = activities_begun.load();
+			wake_.wait_for(guard, kDelay, [this] { return pending_; });
+			if (pending_ || activities.load() != 0 || activities_begun.load() != begun) {
+				continue; // something ran meanwhile: its end schedules again
+			}
+			guard.unlock();
+			ReturnFreeHeap(TrimBuffers());
+			guard.lock();
+		}
+	}
+	std::mutex lock;
+	std::condition_variable wake_;
+	bool started_ = false, pending_ = false;
+};
 } // namespace
 
 ThreadScratch::ThreadScratch() {
@@ -101,12 +153,14 @@ ScratchLease::~ScratchLease() {
 }
 
 ScratchActivity::ScratchActivity() {
+	activities_begun++;
 	activities++;
 }
 
 ScratchActivity::~ScratchActivity() {
 	if (--activities == 0) {
 		ReturnFreeHeap(ReleaseIdleScratch());
+		DelayedTrim::Get().Schedule();
 	}
 }
 

@@ -1,5 +1,6 @@
 #include "memory_info_function.hpp"
 
+#include "../../format/buffer_memory.hpp"
 #include "../../format/scratch.hpp"
 #include "../metadata_cache.hpp"
 #include "duckdb/main/config.hpp"
@@ -54,8 +55,9 @@ struct BufferInfoState : public GlobalTableFunctionState {
 
 unique_ptr<FunctionData> BufferInfoBind(ClientContext &, TableFunctionBindInput &, vector<LogicalType> &types,
                                         vector<string> &names) {
-	names = {"idle_thread_bytes", "operations_in_flight", "c_heap_in_use", "c_heap_free"};
-	types = {LogicalType::UBIGINT, LogicalType::UBIGINT, LogicalType::UBIGINT, LogicalType::UBIGINT};
+	names = {"idle_thread_bytes", "operations_in_flight", "c_heap_in_use", "c_heap_free", "cached_buffer_bytes"};
+	types = {LogicalType::UBIGINT, LogicalType::UBIGINT, LogicalType::UBIGINT, LogicalType::UBIGINT,
+	         LogicalType::UBIGINT};
 	return make_uniq<TableFunctionData>();
 }
 
@@ -76,6 +78,7 @@ void BufferInfoScan(ClientContext &, TableFunctionInput &data, DataChunk &output
 	const bool known = vtx::HeapInfo(in_use, free_held);
 	output.SetValue(2, 0, known ? Value::UBIGINT(in_use) : Value(LogicalType::UBIGINT));
 	output.SetValue(3, 0, known ? Value::UBIGINT(free_held) : Value(LogicalType::UBIGINT));
+	output.SetValue(4, 0, Value::UBIGINT(vtx::CachedBufferBytes()));
 	output.SetCardinality(1);
 }
 

@@ -1,6 +1,7 @@
 #include "vortex_scan.hpp"
 
 #include "../../compute/aggregate_state.hpp"
+#include "../../compute/selection.hpp"
 #include "../../compute/zone_mask.hpp"
 #include "decode_pool.hpp"
 #include "../../format/reader.hpp"
@@ -582,12 +583,9 @@ void ScanFunction(ClientContext &context, TableFunctionInput &data, DataChunk &o
 		idx_t selected = count;
 		SelectionVector sel(l.sel_data.data());
 		if (l.filtered) {
-			selected = 0;
-			const uint8_t *m = l.mask.Rows() + l.offset;
-			for (idx_t i = 0; i < count; i++) {
-				sel.set_index(selected, i);
-				selected += m[i];
-			}
+			static_assert(sizeof(sel_t) == sizeof(uint32_t), "selection entries are 32-bit row positions");
+			selected = vtx::compute::SelectedRows(l.mask.Rows() + l.offset, static_cast<uint32_t>(count),
+			                                      reinterpret_cast<uint32_t *>(sel.data()));
 			if (selected == 0) {
 				l.offset += count;
 				continue;
