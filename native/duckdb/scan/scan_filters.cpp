@@ -144,6 +144,10 @@ bool TranslateFilter(const TableFilter &filter, const LogicalType &type, FilterU
 		if (use == FilterUse::EXACT) {
 			return false;
 		}
+		if (use == FilterUse::ROWS) {
+			out = Predicate::True();
+			return true;
+		}
 		// Implied by filters DuckDB keeps above the scan: applying it is allowed, not required.
 		auto &child = filter.Cast<OptionalFilter>().child_filter;
 		if (!child || !TranslateFilter(*child, type, use, out, dynamic)) {

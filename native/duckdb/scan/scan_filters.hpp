@@ -18,6 +18,12 @@ enum class FilterUse : uint8_t {
 	SCAN,
 	//! A pushed aggregate: only filters that must hold exactly and never change.
 	EXACT,
+	//! The scan's rows within a zone that its statistics do not settle: as SCAN, but optional
+	//! filters are left out. They are implied by operators DuckDB keeps above (a join's key
+	//! range, a Top-N boundary), and DuckDB's own table scans use them on zone statistics only:
+	//! evaluated row by row they cost a pass and a slice of every vector, for a join range that
+	//! often keeps nearly every row.
+	ROWS,
 };
 
 //! Translates `filter` over a column of `type`. Returns false when it cannot be evaluated

@@ -53,6 +53,7 @@ struct ColumnFilter {
 	const TableFilter *filter;
 	vtx::compute::Predicate predicate; //! as translated at init; dynamic ones are translated per zone
 	bool dynamic = false;
+	vtx::compute::Predicate rows; //! what rows of a zone it straddles must satisfy (FilterUse::ROWS)
 };
 
 //! A filter on a field of a STRUCT column (DuckDB's StructFilter, at any depth): zones whose
@@ -125,6 +126,7 @@ struct ScanLocalState : public LocalTableFunctionState {
 	bool filtered = false;        //! the current zone straddles its filters: `mask` selects rows
 	vtx::compute::ZoneMask mask;
 	std::vector<vtx::compute::Predicate> predicates; //! per column filter, for the current zone
+	std::vector<vtx::compute::Predicate> row_predicates; //! the same, as its straddling rows see it
 	std::vector<vtx::compute::ZoneMatch> matches;    //! per column filter, for the current zone
 	//! The rows of the current vector that pass, built per vector in this array: DuckDB's
 	//! FilterSelection may repoint a SelectionVector at a smaller buffer of its own, so none is
@@ -258,8 +260,10 @@ unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, Tabl
 			Value constant;
 			// Non-uniform scans (schema_union.hpp) evaluate every column filter on the emitted values.
 			if (id < bind.fields.size() && bind.uniform) {
-				ColumnFilter cf {pos, id, &filter, vtx::compute::Predicate(), false};
-				if (TranslateFilter(filter, bind.types[id], FilterUse::SCAN, cf.predicate, cf.dynamic)) {
+				ColumnFilter cf {pos, id, &filter, vtx::compute::Predicate(), false, vtx::compute::Predicate()};
+				bool dynamic_rows = false;
+				if (TranslateFilter(filter, bind.types[id], FilterUse::SCAN, cf.predicate, cf.dynamic) &&
+				    TranslateFilter(filter, bind.types[id], FilterUse::ROWS, cf.rows, dynamic_rows)) {
 					g->column_filters.push_back(std::move(cf));
 					continue;
 				}
@@ -409,6 +413,7 @@ unique_ptr<LocalTableFunctionState> ScanInitLocal(ExecutionContext &context, Tab
 		l->residual_states.push_back(TableFilterState::Initialize(context.client, *r.filter));
 	}
 	l->predicates.resize(g.column_filters.size());
+	l->row_predicates.resize(g.column_filters.size());
 	l->matches.resize(g.column_filters.size());
 	if (!bind.expression_filters.empty()) {
 		l->evaluator = make_uniq<ExpressionFilterEvaluator>(context.client, bind.expression_filters);
@@ -423,15 +428,23 @@ vtx::compute::ZoneMatch ClassifyZoneNow(const ScanBindData &bind, const ScanGlob
 	for (idx_t k = 0; k < g.column_filters.size(); k++) {
 		auto &cf = g.column_filters[k];
 		auto &pred = l.predicates[k];
+		auto &rows = l.row_predicates[k];
 		if (cf.dynamic) {
 			bool dynamic = false;
 			if (!TranslateFilter(*cf.filter, bind.types[cf.field], FilterUse::SCAN, pred, dynamic)) {
 				pred = vtx::compute::Predicate::True();
 			}
+			if (!TranslateFilter(*cf.filter, bind.types[cf.field], FilterUse::ROWS, rows, dynamic)) {
+				rows = vtx::compute::Predicate::True();
+			}
 		} else {
 			pred = cf.predicate;
+			rows = cf.rows;
 		}
 		l.matches[k] = vtx::compute::ClassifyZone(pred, bind.fields[cf.field].type, zone.chunks[cf.field].stats);
+		if (l.matches[k] == vtx::compute::ZoneMatch::SOME && rows.IsTrue()) {
+			l.matches[k] = vtx::compute::ZoneMatch::ALL; // only optional filters straddle it
+		}
 		match = vtx::compute::And(match, l.matches[k]);
 		if (match == vtx::compute::ZoneMatch::NONE) {
 			break;
@@ -524,7 +537,7 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 		for (idx_t k = 0; straddles && k < g.column_filters.size(); k++) {
 			auto &cf = g.column_filters[k];
 			if (l.matches[k] != vtx::compute::ZoneMatch::ALL) {
-				l.mask.And(l.predicates[k], bind.fields[cf.field].type, *l.columns[cf.position]);
+				l.mask.And(l.row_predicates[k], bind.fields[cf.field].type, *l.columns[cf.position]);
 			}
 		}
 		bool empty = false;
