@@ -45,7 +45,7 @@ Cache &TheCache() {
 }
 
 void *Malloc(size_t bytes) {
-	void *p = std::malloc(bytes);
+	void *p = std::malloc(bytes > 0 ? bytes : 1); // malloc(0) may return null, which is no failure
 	if (!p) {
 		throw std::bad_alloc();
 	}
