@@ -25,16 +25,22 @@ struct SizeClass {
 };
 
 SizeClass ClassOf(size_t bytes) {
-	const unsigned e = 63 - __builtin_clzll(bytes); // 2^e <= bytes < 2^(e+1)
+	unsigned e = 63 - __builtin_clzll(bytes); // 2^e <= bytes < 2^(e+1)
 	const size_t step = size_t(1) << (e - 2);
 	const size_t rounded = (bytes + step - 1) / step * step; // 4..8 steps of 2^(e-2)
-	const unsigned quarter = static_cast<unsigned>(rounded / step) - 4; // 0..4
-	return {e * 5 + quarter, rounded};
+	unsigned quarter = static_cast<unsigned>(rounded / step) - 4; // 0..4
+	if (quarter == 4) {
+		// 2^(e+1) is the first class of the next power: one list per block size, so that a
+		// zone's 983,040-byte buffer (rounded up to 1 MiB) and a 1 MiB one share their blocks.
+		e++;
+		quarter = 0;
+	}
+	return {e * 4 + quarter, rounded};
 }
 
 struct Cache {
 	std::mutex lock;
-	std::vector<std::vector<void *>> free_blocks = std::vector<std::vector<void *>>(64 * 5);
+	std::vector<std::vector<void *>> free_blocks = std::vector<std::vector<void *>>(64 * 4);
 	size_t cached = 0;
 };
 

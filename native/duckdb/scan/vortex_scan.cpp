@@ -261,9 +261,9 @@ unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, Tabl
 			// Non-uniform scans (schema_union.hpp) evaluate every column filter on the emitted values.
 			if (id < bind.fields.size() && bind.uniform) {
 				ColumnFilter cf {pos, id, &filter, vtx::compute::Predicate(), false, vtx::compute::Predicate()};
-				bool dynamic_rows = false;
+				bool dynamic = false; // as cf.dynamic: ROWS takes whatever SCAN takes, less optional filters
 				if (TranslateFilter(filter, bind.types[id], FilterUse::SCAN, cf.predicate, cf.dynamic) &&
-				    TranslateFilter(filter, bind.types[id], FilterUse::ROWS, cf.rows, dynamic_rows)) {
+				    TranslateFilter(filter, bind.types[id], FilterUse::ROWS, cf.rows, dynamic)) {
 					g->column_filters.push_back(std::move(cf));
 					continue;
 				}
