@@ -50,6 +50,13 @@ const atoms: fc.Arbitrary<Atom> = fc.oneof(
   fc.tuple(word, int(0, 9)).map(([w, d]) => atom(`s = '${w}' OR c LIKE '%${d}'`)),
   word.map((w) => atom(`s LIKE '%${w}%' OR t IS NULL OR c = 'zone1'`)),
   int(0, 1000).map((v) => atom(`id > ${v}`)), // a table filter DuckDB pushes itself
+  // Shapes DuckDB keeps in its FILTER although they cannot raise an error
+  word.map((w) => atom(`s IS DISTINCT FROM '${w}'`)),
+  fc.constantFrom('k.', '^[ab]$', 'K\\d').map((p) => atom(`regexp_matches(s, '${p}', 'i')`)),
+  int(0, 12).map((v) => atom(`g > ${v}.5`)), // g cast to a DECIMAL wide enough for it
+  fc.tuple(int(2020, 2021), int(1, 12)).map(([y, m]) => atom(`year(d) = ${y} AND month(d) >= ${m}`)),
+  int(0, 6).map((v) => atom(`dayofweek(d) = ${v} OR d IS NULL`)),
+  fc.constantFrom('2020-03-01', '2021-01-01').map((v) => atom(`d::TIMESTAMP::DATE < DATE '${v}'`, false)), // DATE to TIMESTAMP may overflow
 );
 
 const predicate = fc.oneof(
@@ -75,6 +82,7 @@ async function write(seed: number, rowsN: number, zone: number): Promise<{ table
       CASE WHEN ${h(3)} % 11 = 0 THEN NULL ELSE (['a', 'b', 'k1', 'k2', 'x', 'zz', 'k3'])[1 + (${h(4)} % 7)::INTEGER] END AS s,
       CASE WHEN ${h(5)} % 17 = 0 THEN NULL ELSE 'T' || (${h(6)} % 100000)::VARCHAR || chr((65 + ${h(7)} % 26)::INTEGER) END AS t,
       'zone' || (i // ${zone})::VARCHAR AS c,
+      CASE WHEN ${h(8)} % 19 = 0 THEN NULL ELSE DATE '2020-01-01' + (i // 5)::INTEGER END AS d,
       (i % 3)::BIGINT AS part
     FROM range(${rowsN}) r(i)`);
   const sub = join(dir, `d${n}`);

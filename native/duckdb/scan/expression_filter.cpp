@@ -107,10 +107,26 @@ bool IntegerType(const LogicalType &t) {
 	}
 }
 
+//! The decimal digits every value of an integer type may need (INTEGER: 10 for 2147483647).
+int IntegerDigits(const LogicalType &t) {
+	switch (t.id()) {
+	case LogicalTypeId::TINYINT:
+	case LogicalTypeId::UTINYINT: return 3;
+	case LogicalTypeId::SMALLINT:
+	case LogicalTypeId::USMALLINT: return 5;
+	case LogicalTypeId::INTEGER:
+	case LogicalTypeId::UINTEGER: return 10;
+	case LogicalTypeId::BIGINT: return 19;
+	case LogicalTypeId::UBIGINT: return 20;
+	default: return 39; // HUGEINT, UHUGEINT
+	}
+}
+
 //! Casts that no input can make fail: to the same type, integers to wider integers of the same
-//! signedness or to a wider signed one, any integer, DECIMAL or FLOAT to DOUBLE, numbers, dates
-//! and times to VARCHAR. (DuckDB's own
-//! CanThrow misses narrowing casts within one type id, e.g. DECIMAL(18,3) to DECIMAL(4,1).)
+//! signedness or to a wider signed one, numbers to floating point, integers and DECIMALs to a
+//! DECIMAL with room for their integer digits, DECIMALs to an integer that holds them, TIMESTAMP to
+//! DATE, numbers, dates and times to VARCHAR. (DuckDB's own CanThrow misses narrowing casts within
+//! one type id, e.g. DECIMAL(18,3) to DECIMAL(4,1).)
 bool SafeCast(const BoundCastExpression &cast) {
 	if (cast.try_cast) {
 		return true; // a failed TRY_CAST is NULL, not an error
@@ -120,8 +136,28 @@ bool SafeCast(const BoundCastExpression &cast) {
 	if (from == to) {
 		return true;
 	}
-	if (to.id() == LogicalTypeId::DOUBLE) {
+	if (to.id() == LogicalTypeId::DOUBLE || to.id() == LogicalTypeId::FLOAT) {
+		// Rounds; never out of range (a FLOAT holds every integer and DECIMAL DuckDB has, inexactly).
 		return IntegerType(from) || from.id() == LogicalTypeId::FLOAT || from.id() == LogicalTypeId::DECIMAL;
+	}
+	if (to.id() == LogicalTypeId::DECIMAL) {
+		// Fails only when the integer part does not fit: DuckDB compares against 10^(width - scale).
+		const int to_digits = int(DecimalType::GetWidth(to)) - int(DecimalType::GetScale(to));
+		if (from.id() == LogicalTypeId::DECIMAL) {
+			// Dropping scale rounds up, which can carry into one more integer digit (9.96 -> 10.0).
+			const int from_digits = int(DecimalType::GetWidth(from)) - int(DecimalType::GetScale(from));
+			return to_digits > from_digits ||
+			       (to_digits == from_digits && DecimalType::GetScale(to) >= DecimalType::GetScale(from));
+		}
+		return IntegerType(from) && to_digits >= IntegerDigits(from);
+	}
+	if (to.id() == LogicalTypeId::DATE) {
+		return from.id() == LogicalTypeId::TIMESTAMP; // the day of a timestamp; infinities stay infinite
+	}
+	if (from.id() == LogicalTypeId::DECIMAL && IntegerType(to) && to.IsSigned()) {
+		// Rounds to the nearest integer: fits when 10^(width - scale) does, with room for the rounding.
+		const int from_digits = int(DecimalType::GetWidth(from)) - int(DecimalType::GetScale(from));
+		return from_digits < IntegerDigits(to);
 	}
 	if (to.id() == LogicalTypeId::VARCHAR) {
 		// Every value of these has a text form.
@@ -184,6 +220,45 @@ bool SubstringFunction(const BoundFunctionExpression &fn, bool &safe) {
 	return true;
 }
 
+//! regexp_matches and regexp_full_match raise errors only when compiling a pattern given per row;
+//! a constant pattern (and constant options) is compiled when the executor starts, which the scan
+//! does as DuckDB's FILTER would: before any row.
+bool ConstantRegexp(const BoundFunctionExpression &fn) {
+	auto &name = fn.function.name;
+	if ((name != "regexp_matches" && name != "regexp_full_match") || fn.children.size() < 2) {
+		return false;
+	}
+	for (idx_t i = 1; i < fn.children.size(); i++) {
+		auto &c = *fn.children[i];
+		if (c.GetExpressionClass() != ExpressionClass::BOUND_CONSTANT || c.Cast<BoundConstantExpression>().value.IsNull()) {
+			return false;
+		}
+	}
+	return true;
+}
+
+//! Calendar fields DuckDB declares fallible as a family (with the INTERVAL and time zone forms),
+//! though for a DATE or TIMESTAMP they are arithmetic on the day number that cannot fail, and an
+//! infinite value gives NULL.
+bool SafeDatePart(const BoundFunctionExpression &fn) {
+	static const char *const kParts[] = {"year",   "month",     "day",     "dayofmonth", "quarter", "dayofweek",
+	                                     "isodow", "dayofyear", "week",    "weekofyear", "yearweek", "isoyear",
+	                                     "decade", "century",   "millennium", "era",     "weekday"};
+	if (fn.children.size() != 1) {
+		return false;
+	}
+	auto arg = fn.children[0]->return_type.id();
+	if (arg != LogicalTypeId::DATE && arg != LogicalTypeId::TIMESTAMP) {
+		return false;
+	}
+	for (auto part : kParts) {
+		if (fn.function.name == part) {
+			return true;
+		}
+	}
+	return false;
+}
+
 bool ChildrenMayThrow(const Expression &e) {
 	bool any = false;
 	ExpressionIterator::EnumerateChildren(e, [&](const Expression &child) { any = any || MayThrow(child); });
@@ -205,6 +280,9 @@ bool MayThrow(const Expression &e) {
 	case ExpressionClass::BOUND_FUNCTION: {
 		auto &fn = e.Cast<BoundFunctionExpression>();
 		if (SafeByConstantDivisor(fn)) {
+			return MayThrow(*fn.children[0]);
+		}
+		if (ConstantRegexp(fn) || SafeDatePart(fn)) {
 			return MayThrow(*fn.children[0]);
 		}
 		bool safe;

@@ -279,7 +279,23 @@ bool Constant(const Expression &e) {
 bool LeftToDuckDB(const Expression &e) {
 	switch (e.GetExpressionClass()) {
 	case ExpressionClass::BOUND_COMPARISON: {
+		// Not IS [NOT] DISTINCT FROM, nor comparisons of whole nested values: DuckDB keeps those in
+		// its FILTER.
+		switch (e.GetExpressionType()) {
+		case ExpressionType::COMPARE_EQUAL:
+		case ExpressionType::COMPARE_NOTEQUAL:
+		case ExpressionType::COMPARE_LESSTHAN:
+		case ExpressionType::COMPARE_GREATERTHAN:
+		case ExpressionType::COMPARE_LESSTHANOREQUALTO:
+		case ExpressionType::COMPARE_GREATERTHANOREQUALTO:
+			break;
+		default:
+			return false;
+		}
 		auto &c = e.Cast<BoundComparisonExpression>();
+		if (c.left->return_type.IsNested()) {
+			return false;
+		}
 		return (Plain(*c.left) && Constant(*c.right)) || (Constant(*c.left) && Plain(*c.right));
 	}
 	case ExpressionClass::BOUND_BETWEEN: {
@@ -287,10 +303,13 @@ bool LeftToDuckDB(const Expression &e) {
 		return Plain(*b.input) && Constant(*b.lower) && Constant(*b.upper);
 	}
 	case ExpressionClass::BOUND_OPERATOR:
+		// Only of a whole column of a flat type (NoteNullFilter); of a struct's field or a nested
+		// column it is the scan's to take.
 		return (e.GetExpressionType() == ExpressionType::OPERATOR_IS_NULL ||
 		        e.GetExpressionType() == ExpressionType::OPERATOR_IS_NOT_NULL) &&
 		       e.Cast<BoundOperatorExpression>().children.size() == 1 &&
-		       Plain(*e.Cast<BoundOperatorExpression>().children[0]);
+		       e.Cast<BoundOperatorExpression>().children[0]->GetExpressionClass() == ExpressionClass::BOUND_COLUMN_REF &&
+		       !e.Cast<BoundOperatorExpression>().children[0]->return_type.IsNested();
 	default:
 		return false;
 	}
