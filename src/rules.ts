@@ -45,7 +45,8 @@ export type PushdownFlags = Partial<Record<'enabled' | 'grouped' | 'order' | 'ex
  *   zone: about 2x; 1,000: 1.2-1.6x) and slower where it has many (4,000: 1.5x slower; a group
  *   per few rows: 5-16x slower), so a decoded zone counts as cheap when its metadata bounds its
  *   groups — dictionary code width, exact integer range, multiplied over the keys — to one per
- *   100 rows, and the query is pushed only when at most a quarter of the rows lie in zones that
+ *   100 rows (200 for a lone monotone bucket key, whose keys come from DuckDB's executor and
+ *   cost more per group), and the query is pushed only when at most a quarter of the rows lie in zones that
  *   are not cheap (zones straddling a WHERE filter count the same way). The policy lives in
  *   CheapToGroup (native/duckdb/pushdown/pushdown_optimizer.cpp);
  * - under WHERE, the filters the ungrouped path takes, classified per zone (skipped, from
