@@ -156,6 +156,24 @@ describe('filters that may raise an error stay DuckDB\'s', () => {
   });
 });
 
+describe('calendar fields DuckDB declares fallible', () => {
+  it('are taken for DATE and TIMESTAMP, and equal DuckDB at the ends of the range and at infinities', async () => {
+    await conn.run(`CREATE TABLE cal AS SELECT * FROM (VALUES
+        (DATE '5881580-07-10', TIMESTAMP '294247-01-10 04:00:54.775806', 1), (DATE 'infinity', TIMESTAMP 'infinity', 2),
+        (DATE '-infinity', TIMESTAMP '-infinity', 3), (DATE '4714-11-24 (BC)', TIMESTAMP '290309-12-22 (BC) 00:00:00', 4),
+        (NULL, NULL, 5), (DATE '2024-12-30', TIMESTAMP '2024-12-31 23:59:59', 6)) v(d, ts, g)`);
+    const file = join(dir, 'cal.vtx');
+    await conn.run(`COPY cal TO ${sqlString(file)} (FORMAT vortex)`);
+    for (const f of ['year', 'month', 'day', 'quarter', 'dayofweek', 'isodow', 'dayofyear', 'decade', 'century', 'millennium', 'era']) {
+      for (const arg of ['d', 'ts']) {
+        const q = (from: string) => `SELECT g, ${f}(${arg}) FROM ${from} WHERE ${f}(${arg}) IS NOT NULL OR g > 3 ORDER BY g`;
+        expect(await answerText(conn, q(sqlString(file))), q('cal')).toBe(await answerText(conn, q('cal')));
+        expect(await explain(conn, q(sqlString(file))), q('cal')).not.toMatch(/\bFILTER\b/);
+      }
+    }
+  });
+});
+
 describe('vortex_pushdown_expressions', () => {
   it('off: filters stay DuckDB\'s, answers unchanged', async () => {
     const { table, src } = await write(11, 2000, 300);

@@ -241,9 +241,11 @@ bool ConstantRegexp(const BoundFunctionExpression &fn) {
 //! though for a DATE or TIMESTAMP they are arithmetic on the day number that cannot fail, and an
 //! infinite value gives NULL.
 bool SafeDatePart(const BoundFunctionExpression &fn) {
-	static const char *const kParts[] = {"year",   "month",     "day",     "dayofmonth", "quarter", "dayofweek",
-	                                     "isodow", "dayofyear", "week",    "weekofyear", "yearweek", "isoyear",
-	                                     "decade", "century",   "millennium", "era",     "weekday"};
+	// Not the ISO week fields (week, yearweek, isoyear): near the last representable date they
+	// build January 1st of the next year, which can be out of range and raise an error.
+	static const char *const kParts[] = {"year",   "month",   "day",        "dayofmonth", "quarter", "dayofweek",
+	                                     "isodow", "weekday", "dayofyear",  "decade",     "century", "millennium",
+	                                     "era"};
 	if (fn.children.size() != 1) {
 		return false;
 	}
