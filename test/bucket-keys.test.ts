@@ -163,4 +163,19 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
       await conn.run('RESET vortex_pushdown_expressions');
     }
   });
+
+  it('sums runs of values at the ends of their types exactly (each run summed in 32-bit halves)', async () => {
+    await conn.run(`CREATE OR REPLACE TABLE extremes AS SELECT i,
+        CASE i % 4 WHEN 0 THEN 9223372036854775807 WHEN 1 THEN -9223372036854775808 WHEN 2 THEN -1 ELSE 4294967295 END::BIGINT AS x,
+        (CASE i % 3 WHEN 0 THEN 18446744073709551615 ELSE 4000000000 END)::UBIGINT AS u,
+        (CASE i % 2 WHEN 0 THEN 2147483647 ELSE -2147483648 + i % 5 END)::INTEGER AS y
+      FROM range(300000) r(i)`);
+    const file = join(dir, 'extremes.vtx');
+    await conn.run(`COPY (SELECT * FROM extremes ORDER BY i) TO ${sqlString(file)} (FORMAT vortex, ROW_GROUP_SIZE 100000)`);
+    for (const key of ['i // 1000', 'i // 33333']) {
+      const sql = (from: string) => `SELECT ${key} AS k, count(*), sum(x), sum(u), sum(y), avg(x) FROM ${from} GROUP BY k ORDER BY k`;
+      expect(await explain(conn, sql(sqlString(file))), key).toContain('Pushed Groups');
+      expect(await answerText(conn, sql(sqlString(file))), key).toBe(await answerText(conn, sql('extremes')));
+    }
+  });
 });
