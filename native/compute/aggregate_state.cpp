@@ -1,4 +1,5 @@
 #include "aggregate_state.hpp"
+#include "halves_sum.hpp"
 
 #include "../format/scratch.hpp"
 #include "../format/stats_builder.hpp"
@@ -8,7 +9,6 @@
 #include <cstring>
 #include <limits>
 #include <stdexcept>
-#include <type_traits>
 
 namespace vtx {
 namespace compute {
@@ -161,25 +161,13 @@ struct Bytes16 {
 	uint64_t lo, hi;
 };
 
-//! The exact sum of at most 2^32 integers without a 128-bit add per value, which does not
-//! vectorize: 64-bit values as their two 32-bit halves apart (the low halves' sum stays below
-//! 2^64, the high halves' within int64), narrower ones in one 64-bit sum.
 template <class T>
 VTX_VECTOR_LOOP int128 DenseSum(const T *__restrict v, uint64_t n) {
-	using Wide = typename std::conditional<std::is_signed<T>::value, int64_t, uint64_t>::type;
-	uint64_t low = 0;
-	Wide high = 0;
+	HalvesSum<T> sum;
 	for (uint64_t i = 0; i < n; i++) {
-		if (sizeof(T) == 8) {
-			const uint64_t u = static_cast<uint64_t>(v[i]);
-			low += u & 0xffffffffu;
-			high += static_cast<Wide>(v[i]) >> 32; // arithmetic for signed values
-		} else {
-			high += static_cast<Wide>(v[i]);
-		}
+		sum.Add(HalvesSum<T>::Bits(v[i]));
 	}
-	return sizeof(T) == 8 ? static_cast<int128>(high) * (int128(1) << 32) + static_cast<int128>(low)
-	                      : static_cast<int128>(high);
+	return sum.Total();
 }
 
 template <class T>
@@ -195,7 +183,7 @@ void DenseIntegers(const T *v, uint64_t n, bool minmax, bool sum, ZoneStats &s) 
 		s.max.assign(reinterpret_cast<const char *>(&hi), sizeof(T));
 	}
 	if (sum) {
-		constexpr uint64_t kPart = uint64_t(1) << 32;
+		constexpr uint64_t kPart = uint64_t(1) << 32; // HalvesSum's exact range
 		int128 total = 0;
 		for (uint64_t at = 0; at < n; at += kPart) {
 			total += DenseSum(v + at, std::min(kPart, n - at));

@@ -1,5 +1,7 @@
 #include "grouped_aggregation.hpp"
 
+#include "halves_sum.hpp"
+
 #include "../format/vector_loops.hpp"
 
 #include "../format/encoding.hpp"
@@ -393,30 +395,21 @@ void KeptIntLoop(const uint32_t *ids, const uint8_t *keep, const DecodedColumn &
 }
 
 //! The kept rows' count and sum where every row is valid and no min/max is needed, the common
-//! case: branch-free and carry-free, so that it vectorizes. `masks[e]` is all ones where entry e
-//! is kept. 64-bit values are summed as their two 32-bit halves apart, which no zone of at most
-//! 2^30 rows can overflow; narrower ones fit one 64-bit sum.
+//! case: branch-free and carry-free (HalvesSum; a zone has at most 2^30 rows), so that it
+//! vectorizes. `masks[e]` is all ones where entry e is kept.
 template <class T>
 VTX_VECTOR_LOOP void KeptSum(const uint32_t *__restrict ids, const uint64_t *__restrict masks, const T *__restrict values,
                              uint64_t n, IntTotals<T> &t) {
-	using Wide = typename std::conditional<std::is_signed<T>::value, int64_t, uint64_t>::type;
-	uint64_t rows = 0, low = 0;
-	Wide high = 0;
+	uint64_t rows = 0;
+	HalvesSum<T> sum;
 	for (uint64_t i = 0; i < n; i++) {
 		const uint64_t m = masks[ids[i]];
-		const uint64_t u = static_cast<uint64_t>(static_cast<Wide>(values[i])) & m;
+		sum.Add(HalvesSum<T>::Bits(values[i]) & m);
 		rows += m & 1;
-		if (sizeof(T) == 8) {
-			low += u & 0xffffffffu;
-			high += static_cast<Wide>(u) >> 32; // arithmetic for signed values
-		} else {
-			high += static_cast<Wide>(u);
-		}
 	}
 	t.rows += rows;
 	t.n += rows;
-	t.sum += sizeof(T) == 8 ? static_cast<int128>(high) * (int128(1) << 32) + static_cast<int128>(low)
-	                        : static_cast<int128>(high);
+	t.sum += sum.Total();
 }
 
 //! Counts per id, and with a window, the exact sum of each id's finite values into its limbs.
