@@ -3,6 +3,8 @@
 #include "../../compute/aggregate_state.hpp"
 #include "../metadata_cache.hpp"
 
+#include <algorithm>
+
 namespace vortex {
 
 using namespace duckdb;
@@ -29,7 +31,42 @@ bool ReportsNumericStats(const LogicalType &type) {
 	}
 }
 
+bool ReportsStringStats(const LogicalType &type) {
+	return type.id() == LogicalTypeId::VARCHAR;
+}
+
 namespace {
+
+//! Widens a VARCHAR `env` by one file's zones, from their distinct values: exact where min/max
+//! statistics may be cut short, and the only place a zone's longest value is known. False when a
+//! zone with values does not list them.
+bool WidenStrings(ColumnEnvelope &env, const vtx::FileMetadata &meta, idx_t column) {
+	for (auto &z : meta.zones) {
+		auto &s = z.chunks[column].stats;
+		env.has_null |= s.nulls > 0;
+		if (s.NonNull() == 0) {
+			continue;
+		}
+		if (!s.has_distinct || s.distinct.empty()) {
+			return false;
+		}
+		for (auto &v : s.distinct) {
+			// Bytewise, as DuckDB orders VARCHAR (std::string compares as unsigned bytes).
+			if (!env.has_value || v < env.min) {
+				env.min = v;
+			}
+			if (!env.has_value || v > env.max) {
+				env.max = v;
+			}
+			env.has_value = true;
+			env.max_length = std::max<uint32_t>(env.max_length, static_cast<uint32_t>(v.size()));
+			for (unsigned char c : v) {
+				env.unicode |= c >= 0x80;
+			}
+		}
+	}
+	return true;
+}
 
 //! Widens `env` by one file's zones; false when a zone with values has no min/max.
 bool Widen(ColumnEnvelope &env, const vtx::FileMetadata &meta, const vtx::ColumnType &ctype, idx_t column) {
@@ -64,15 +101,17 @@ bool Widen(ColumnEnvelope &env, const vtx::FileMetadata &meta, const vtx::Column
 ColumnEnvelope PlannedEnvelope(const std::vector<ScanFile> &files, const vtx::Field &field, const LogicalType &type,
                                idx_t column) {
 	ColumnEnvelope env;
-	if (!ReportsNumericStats(type)) {
+	const bool strings = ReportsStringStats(type);
+	if (!ReportsNumericStats(type) && !strings) {
 		return env;
 	}
 	for (auto &f : files) {
-		if (!Widen(env, *f.meta, field.type, column)) {
+		if (!(strings ? WidenStrings(env, *f.meta, column) : Widen(env, *f.meta, field.type, column))) {
 			return ColumnEnvelope();
 		}
 	}
-	env.known = env.has_value;
+	// A VARCHAR column of NULLs alone is known too: DuckDB keeps empty statistics for it.
+	env.known = env.has_value || (strings && !files.empty());
 	return env;
 }
 
@@ -116,8 +155,13 @@ void CheckFitsPlan(const std::vector<ScanFile> &planned, idx_t file, const std::
 			continue;
 		}
 		ColumnEnvelope fresh;
-		bool fits = Widen(fresh, now, fields[c].type, c) && (env.has_null || !fresh.has_null);
-		if (fits && fresh.has_value) {
+		const bool strings = ReportsStringStats(types[c]);
+		bool fits = (strings ? WidenStrings(fresh, now, c) : Widen(fresh, now, fields[c].type, c)) &&
+		            (env.has_null || !fresh.has_null);
+		if (fits && fresh.has_value && strings) {
+			fits = env.has_value && fresh.min >= env.min && fresh.max <= env.max && fresh.max_length <= env.max_length &&
+			       (env.unicode || !fresh.unicode);
+		} else if (fits && fresh.has_value) {
 			fits = vtx::compute::CompareValues(fields[c].type, fresh.min, env.min) >= 0 &&
 			       vtx::compute::CompareValues(fields[c].type, fresh.max, env.max) <= 0;
 		}

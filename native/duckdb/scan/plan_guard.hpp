@@ -18,10 +18,17 @@ struct ColumnEnvelope {
 	bool has_value = false;
 	std::string min;
 	std::string max;
+	//! VARCHAR: the longest value's length in bytes, and whether any value is not ASCII.
+	uint32_t max_length = 0;
+	bool unicode = false;
 };
 
 //! True for the types whose bounds vortex_scan reports to DuckDB's planner.
 bool ReportsNumericStats(const duckdb::LogicalType &type);
+//! VARCHAR: its bounds, longest length and ASCII-ness are reported where every zone lists its
+//! distinct values (low-cardinality columns, which DuckDB then compresses into small integers
+//! in its hash tables).
+bool ReportsStringStats(const duckdb::LogicalType &type);
 
 //! The bounds reported for column `field` over `files` (the bind-time footers).
 ColumnEnvelope PlannedEnvelope(const std::vector<ScanFile> &files, const vtx::Field &field,

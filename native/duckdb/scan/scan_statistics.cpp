@@ -73,9 +73,21 @@ unique_ptr<BaseStatistics> ScanStatistics(ClientContext &context, const Function
 		stats.SetDistinctCount(distinct);
 		return stats.ToUnique();
 	}
-	auto stats = NumericStats::CreateEmpty(type);
-	NumericStats::SetMin(stats, RawToValue(type, env.min));
-	NumericStats::SetMax(stats, RawToValue(type, env.max));
+	BaseStatistics stats = ReportsStringStats(type) ? StringStats::CreateEmpty(type) : NumericStats::CreateEmpty(type);
+	if (ReportsStringStats(type)) {
+		// DuckDB's own update, for its 8-byte bounds; the length and ASCII-ness are every value's.
+		if (env.has_value) {
+			StringStats::Update(stats, string_t(env.min.data(), static_cast<uint32_t>(env.min.size())));
+			StringStats::Update(stats, string_t(env.max.data(), static_cast<uint32_t>(env.max.size())));
+		}
+		StringStats::SetMaxStringLength(stats, env.max_length);
+		if (env.unicode) {
+			StringStats::SetContainsUnicode(stats);
+		}
+	} else {
+		NumericStats::SetMin(stats, RawToValue(type, env.min));
+		NumericStats::SetMax(stats, RawToValue(type, env.max));
+	}
 	if (env.has_null) {
 		stats.SetHasNull();
 	}

@@ -607,6 +607,9 @@ void ScanFunction(ClientContext &context, TableFunctionInput &data, DataChunk &o
 		DataChunk &target = l.scan_chunk.ColumnCount() ? l.scan_chunk : output;
 		target.Reset();
 		for (idx_t c = 0; c < g.column_ids.size(); c++) {
+			if (!g.projected[c]) {
+				continue; // filtered on in the zone's mask already, and never handed to DuckDB
+			}
 			auto id = g.column_ids[c];
 			auto &vec = target.data[c];
 			if (id < bind.fields.size() && l.columns[c]) {
