@@ -199,6 +199,40 @@ describe('hostile .vtx files', () => {
     await refuses(scan(badDecimal), badDecimal, /invalid type/);
   });
 
+  it('values decoded a vector at a time as they are emitted: right where honest, an error naming the file where not', async () => {
+    // A projected column that no filter reads is left packed and decoded 2,048 rows at a time
+    // into DuckDB's vector: a dictionary code out of range then surfaces in a later vector, after
+    // rows were already handed on, and must still fail the statement naming the file.
+    const rows = 5000; // two whole vectors and a partial one
+    const k = Array.from({ length: rows }, (_, i) => BigInt(i));
+    const kChunk = { body: plainFixed(k, 8), stats: intStats(k, 8) };
+    const entries = [-5n, 1n << 40n, 7n];
+    const codes = Array.from({ length: rows }, (_, i) => (i * 7) % 3);
+    const values = codes.map((c) => entries[c]);
+    const deltas = Array.from({ length: rows }, (_, i) => BigInt((i * 13) % 1000));
+    const two = (type: number, width: number, body: Uint8Array, v: bigint[]) =>
+      file([{ name: 'k', type: TYPE.BIGINT }, { name: 'c', type }], [{ rows, chunks: [kChunk, { body, stats: intStats(v, width) }] }]);
+    const cases: Array<[string, number, number, Uint8Array, bigint[]]> = [
+      ['BIGINT dictionary', TYPE.BIGINT, 8, dictFixed(entries, codes, 8), values],
+      ['INTEGER frame', TYPE.INTEGER, 4, forFixed(BigInt.asUintN(32, -300n) ^ (1n << 31n), deltas, 10), deltas.map((d) => d - 300n)],
+      ['SMALLINT dictionary', TYPE.SMALLINT, 2, dictFixed([3n, -4n, 5n], codes, 2), codes.map((c) => [3n, -4n, 5n][c])],
+      ['BIGINT frame', TYPE.BIGINT, 8, forFixed(BigInt.asUintN(64, -(1n << 50n)) ^ (1n << 63n), deltas, 10), deltas.map((d) => d - (1n << 50n))],
+    ];
+    for (const [what, type, width, body, v] of cases) {
+      const p = two(type, width, body, v);
+      const got = await result(`SELECT k, c FROM vortex_scan(${sqlString(p)}) ORDER BY k`);
+      expect(got.map((r) => r[1]).map(BigInt), what).toEqual(v);
+      // Under a filter on the other column: only the kept rows, from a later vector too.
+      const kept = await result(`SELECT k, c FROM vortex_scan(${sqlString(p)}) WHERE k % 1000 = 999 ORDER BY k`);
+      expect(kept.map((r) => BigInt(r[1] as number | bigint)), what).toEqual(v.filter((_, i) => i % 1000 === 999));
+    }
+    const badCodes = codes.map((c, i) => (i === 4100 ? 3 : c)); // in the third vector
+    const bad = two(TYPE.BIGINT, 8, dictFixed(entries, badCodes, 8), values);
+    await refuses(scan(bad), bad, /dictionary code out of range/);
+    await refuses(`SELECT c FROM vortex_scan(${sqlString(bad)}) WHERE k > 10`, bad, /dictionary code out of range/);
+    expect(await result('SELECT 42')).toEqual([[42]]);
+  });
+
   it('odd but valid shapes read correctly: no zones, empty zones, two chunks sharing one segment', async () => {
     const none = file([{ name: 'c', type: TYPE.BIGINT }], []);
     expect(await result(`SELECT count(*), sum(c) FROM vortex_scan(${sqlString(none)})`)).toEqual([[0n, null]]);

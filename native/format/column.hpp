@@ -83,6 +83,18 @@ struct RowRange {
 	uint64_t end = 0;
 };
 
+//! Fixed-width values left packed in `buffer` until a consumer asks for rows (DecodeRows): decoded
+//! a vector at a time into a buffer the consumer reuses, they are written and read while in the
+//! CPU's cache, where a whole zone's values (a megabyte a column) go out to memory and back.
+struct DeferredValues {
+	uint8_t encoding = 0; //! 0: nothing deferred; else the Encoding of the values
+	uint8_t bw = 0;
+	const uint8_t *words = nullptr; //! the packed words, in `buffer`
+	uint64_t ref = 0;               //! FOR_BITPACK: the frame of reference
+	const uint8_t *entries = nullptr; //! DICTIONARY: the dictionary's values, in `buffer`
+	uint64_t size = 0;                //! DICTIONARY: its number of values
+};
+
 //! A decoded chunk. Strings point into `buffer`, which the chunk owns.
 struct DecodedColumn {
 	uint64_t count = 0;
@@ -105,6 +117,9 @@ struct DecodedColumn {
 	ByteBuffer buffer;
 	//! Whatever a consumer derives from this chunk once and reuses (e.g. a DuckDB dictionary vector).
 	std::shared_ptr<void> consumer_cache;
+	//! Set where the reader was asked to defer and could: no values are decoded here then
+	//! (decoded_begin = decoded_end = 0, `fixed` empty), only by DecodeRows.
+	DeferredValues deferred;
 	//! Nested types: the children's decoded streams, one per child of the type.
 	std::vector<DecodedColumn> children;
 	//! LIST and MAP: count + 1 offsets into the children's values (a NULL list is empty).

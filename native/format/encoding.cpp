@@ -1,5 +1,7 @@
 #include "encoding.hpp"
 
+#include <stdexcept>
+
 #include "bitpack.hpp"
 #include "domain.hpp"
 #include "dictionary_builder.hpp"
@@ -265,8 +267,33 @@ void DecodeChunk(const ColumnType &type, uint64_t rows, std::vector<uint8_t> &&b
 	DecodeChunk(type, rows, ByteBuffer(body.begin(), body.end()), out);
 }
 
+namespace {
+
+bool DeferFixedWidth(const ColumnType &type, uint64_t rows, ByteReader &r, Encoding enc, DecodedColumn &out) {
+	switch (type.ByteWidth()) {
+	case 2: return DeferFixed<uint16_t>(type, rows, r, enc, out);
+	case 4: return DeferFixed<uint32_t>(type, rows, r, enc, out);
+	case 8: return DeferFixed<uint64_t>(type, rows, r, enc, out);
+	default: return false;
+	}
+}
+
+} // namespace
+
+void DecodeRows(const ColumnType &type, const DecodedColumn &chunk, uint64_t begin, uint64_t end, uint8_t *out) {
+	if (!chunk.deferred.encoding || begin % 64 != 0 || end > chunk.count || begin > end) {
+		throw std::logic_error("vortex: rows decoded from a chunk whose values were not deferred, or out of its range");
+	}
+	switch (type.ByteWidth()) {
+	case 2: return DecodeDeferred<uint16_t>(type, chunk, begin, end, out);
+	case 4: return DecodeDeferred<uint32_t>(type, chunk, begin, end, out);
+	case 8: return DecodeDeferred<uint64_t>(type, chunk, begin, end, out);
+	default: throw std::logic_error("vortex: deferred values of type " + type.ToString());
+	}
+}
+
 void DecodeChunk(const ColumnType &type, uint64_t rows, ByteBuffer &&body, DecodedColumn &out, size_t start,
-                 const RowRange *range) {
+                 const RowRange *range, bool defer) {
 	// The body, and the values it decodes to (strings as references).
 	NoteHeapUse(body.size() + rows * std::max<size_t>(type.ByteWidth(), sizeof(StringRef)));
 	out.Recycle();
@@ -290,6 +317,8 @@ void DecodeChunk(const ColumnType &type, uint64_t rows, ByteBuffer &&body, Decod
 		auto enc = static_cast<Encoding>(r.U8());
 		if (type.IsString()) {
 			DecodeStrings(rows, r, enc, type.id == TypeId::VARCHAR, out);
+		} else if (defer && !range && DeferFixedWidth(type, rows, r, enc, out)) {
+			domain_checked = true; // DeferFixed defers only values it proved in the domain
 		} else {
 			switch (type.ByteWidth()) {
 			case 1: domain_checked = DecodeFixed<uint8_t>(type, rows, r, enc, out, range); break;

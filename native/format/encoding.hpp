@@ -18,8 +18,14 @@ Encoding EncodeChunk(const ColumnInput &in, ByteWriter &out);
 //! The body is moved into `out.buffer` and read from offset `start`; strings and plain
 //! fixed-width values may point into it.
 //! With `range`, frame-of-reference and ALP chunks decode only the 64-row blocks it touches.
+//! With `defer`, frame-of-reference and dictionary values whose domain the encoding settles are
+//! left packed (DecodedColumn::deferred) for DecodeRows.
 void DecodeChunk(const ColumnType &type, uint64_t rows, ByteBuffer &&body, DecodedColumn &out, size_t start = 0,
-                 const RowRange *range = nullptr);
+                 const RowRange *range = nullptr, bool defer = false);
+//! Decodes rows [begin, end) of a chunk whose values were deferred into out[0, (end - begin) *
+//! width): a buffer the caller reuses, such as a query engine's vector, which stays in the CPU's
+//! cache. `begin` is a multiple of 64. Throws FormatError on a dictionary code out of range.
+void DecodeRows(const ColumnType &type, const DecodedColumn &chunk, uint64_t begin, uint64_t end, uint8_t *out);
 void DecodeChunk(const ColumnType &type, uint64_t rows, std::vector<uint8_t> &&body, DecodedColumn &out);
 
 //! The value encoding recorded in a segment body (for inspection), without decoding.

@@ -20,5 +20,14 @@ template <class U>
 bool DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc, DecodedColumn &out,
                  const RowRange *range);
 
+// Leaves frame-of-reference and dictionary values packed (out.deferred, `r` past them) where the
+// encoding's parameters prove them in the type's domain; false, with `r` untouched, otherwise.
+template <class U>
+bool DeferFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc, DecodedColumn &out);
+
+// Rows [b, e) (b a multiple of 64) of values DeferFixed left packed, into out[0, (e - b) * sizeof(U)).
+template <class U>
+void DecodeDeferred(const ColumnType &type, const DecodedColumn &chunk, uint64_t b, uint64_t e, uint8_t *out);
+
 } // namespace encoding_internal
 } // namespace vtx

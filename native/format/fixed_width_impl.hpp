@@ -163,6 +163,49 @@ bool Within(const ColumnType &type, const U *values, uint64_t count) {
 	return ValuesInDomain(type, reinterpret_cast<const uint8_t *>(values), count);
 }
 
+//! The sign flip that maps a type's order onto unsigned order (frame-of-reference values).
+template <class U>
+uint64_t FrameSign(const ColumnType &type) {
+	return type.Kind() == PhysicalKind::SIGNED ? uint64_t(1) << ((sizeof(U) * 8 - 1) & 63) : 0;
+}
+
+// Every value of a frame is ref + d. Where ref + (largest d) does not wrap in U, the values lie
+// between value(0) and value(largest d) in the type's order (the sign flip keeps it), and every
+// restricted domain but TIME WITH TIME ZONE's is one interval in that order: the two ends decide it.
+template <class U>
+bool FrameWithin(const ColumnType &type, uint64_t ref, uint64_t sign, uint64_t largest) {
+	const uint64_t top = sizeof(U) >= 8 ? ~uint64_t(0) : (uint64_t(1) << ((sizeof(U) * 8) & 63)) - 1;
+	if (ref > top || largest > top - ref) {
+		return false;
+	}
+	const U ends[2] = {static_cast<U>(ref ^ sign), static_cast<U>((ref + largest) ^ sign)};
+	return Within(type, ends, 2);
+}
+
+//! Rows [b, e) of dictionary-coded values (b a multiple of 64) into dst[0, e - b), in blocks: the
+//! codes unpacked alone, checked with a max the compiler vectorizes, then looked up.
+template <class U>
+void DictionaryRows(const uint8_t *words, uint8_t bw, const uint8_t *dict, uint64_t d, uint64_t b, uint64_t e,
+                    U *dst) {
+	constexpr uint64_t kBlock = 1024; // a multiple of 64 rows: each block starts on a word
+	uint32_t codes[kBlock];
+	for (uint64_t at = b; at < e; at += kBlock) {
+		const uint64_t m = std::min(kBlock, e - at);
+		UnpackTo<32>(words + at / 64 * bw * 8, m, bw, codes, [](uint64_t code) { return static_cast<uint32_t>(code); });
+		uint32_t largest = 0;
+		for (uint64_t i = 0; i < m; i++) {
+			largest = codes[i] > largest ? codes[i] : largest;
+		}
+		if (largest >= d) {
+			throw FormatError("dictionary code out of range");
+		}
+		U *out = dst + (at - b);
+		for (uint64_t i = 0; i < m; i++) {
+			out[i] = LoadValue<U>(dict + uint64_t(codes[i]) * sizeof(U));
+		}
+	}
+}
+
 template <class U>
 bool DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc, DecodedColumn &out,
                  const RowRange *range) {
@@ -204,28 +247,18 @@ bool DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc
 			if (kind != PhysicalKind::SIGNED && kind != PhysicalKind::UNSIGNED) {
 				throw FormatError("frame-of-reference encoding used for a " + type.ToString() + " column");
 			}
-			const uint64_t sign = kind == PhysicalKind::SIGNED ? uint64_t(1) << ((sizeof(U) * 8 - 1) & 63) : 0;
+			const uint64_t sign = FrameSign<U>(type);
 			auto ref = r.U64();
 			uint8_t bw;
 			auto words = ReadPackedRows(r, n, sizeof(U) * 8, bw, b);
 			auto value = [ref, sign](uint64_t d) { return static_cast<U>((ref + d) ^ sign); };
-			// Every value is ref + d. Where ref + (largest d) does not wrap in U, the values lie
-			// between value(0) and value(largest d) in the type's order (the sign flip keeps it), and
-			// every restricted domain but TIME WITH TIME ZONE's is one interval in that order: the two
-			// ends decide it. The widest d the bit width allows is checked first, which settles almost
+			// The widest d the bit width allows is checked first (FrameWithin), which settles almost
 			// every segment (a decimal's or a date's frame spans far less than its domain); only where
 			// it does not is the largest d tracked while unpacking (one max per value), where checking
 			// the values afterwards would take a second pass.
 			const bool interval = HasRestrictedDomain(type) && type.id != TypeId::TIME_TZ;
-			const uint64_t top = sizeof(U) >= 8 ? ~uint64_t(0) : (uint64_t(1) << (sizeof(U) * 8)) - 1;
 			const uint64_t widest = bw >= 64 ? ~uint64_t(0) : (uint64_t(1) << bw) - 1;
-			auto within = [&](uint64_t largest) {
-				if (ref > top || largest > top - ref) {
-					return false;
-				}
-				const U ends[2] = {value(0), value(largest)};
-				return Within(type, ends, 2);
-			};
+			auto within = [&](uint64_t largest) { return FrameWithin<U>(type, ref, sign, largest); };
 			if (sizeof(U) == 1 && bw == 1) {
 				// Booleans (and 1-bit byte columns): eight rows per step.
 				UnpackBitsToBytes(words, e - b, static_cast<uint8_t>(value(0)), static_cast<uint8_t>(value(1)),
@@ -272,15 +305,7 @@ bool DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc
 		auto dict = r.Take(d * sizeof(U));
 		uint8_t bw;
 		auto words = ReadPacked(r, n, 32, bw);
-		uint64_t bad = 0;
-		UnpackTo<32>(words, n, bw, dst, [&](uint64_t code) {
-			bad |= code >= d;
-			code = code < d ? code : 0;
-			return LoadValue<U>(dict + code * sizeof(U));
-		});
-		if (bad) {
-			throw FormatError("dictionary code out of range");
-		}
+		DictionaryRows<U>(words, bw, dict, d, 0, n, dst);
 		return ValuesInDomain(type, dict, d);
 	}
 	case Encoding::ALP:
@@ -297,6 +322,62 @@ bool DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc
 	return false;
 }
 
+template <class U>
+bool DeferFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc, DecodedColumn &out) {
+	if constexpr (sizeof(U) == 1 || sizeof(U) > 8) {
+		return false; // booleans unpack eight a step already; 16-byte values have no frames
+	} else {
+		ByteReader at = r;
+		DeferredValues d;
+		d.encoding = static_cast<uint8_t>(enc);
+		if (enc == Encoding::FOR_BITPACK) {
+			if (type.Kind() != PhysicalKind::SIGNED && type.Kind() != PhysicalKind::UNSIGNED) {
+				return false;
+			}
+			d.ref = at.U64();
+			d.words = ReadPacked(at, n, sizeof(U) * 8, d.bw);
+			const uint64_t widest = d.bw >= 64 ? ~uint64_t(0) : (uint64_t(1) << d.bw) - 1;
+			const bool settled = !HasRestrictedDomain(type) ||
+			                     (type.id != TypeId::TIME_TZ && FrameWithin<U>(type, d.ref, FrameSign<U>(type), widest));
+			if (!settled) {
+				return false; // its rows are checked one by one: decoded now, as always
+			}
+		} else if (enc == Encoding::DICTIONARY) {
+			d.size = at.Count(sizeof(U));
+			if (d.size == 0 && n > 0) {
+				return false; // DecodeFixed says what is wrong
+			}
+			d.entries = at.Take(d.size * sizeof(U));
+			d.words = ReadPacked(at, n, 32, d.bw);
+			if (!ValuesInDomain(type, d.entries, d.size)) {
+				return false;
+			}
+		} else {
+			return false;
+		}
+		out.deferred = d;
+		out.decoded_begin = 0;
+		out.decoded_end = 0;
+		r = at;
+		return true;
+	}
+}
+
+template <class U>
+void DecodeDeferred(const ColumnType &type, const DecodedColumn &chunk, uint64_t b, uint64_t e, uint8_t *out) {
+	if constexpr (sizeof(U) <= 8) {
+		const auto &d = chunk.deferred;
+		U *dst = reinterpret_cast<U *>(out);
+		if (d.encoding == static_cast<uint8_t>(Encoding::FOR_BITPACK)) {
+			const uint64_t ref = d.ref, sign = FrameSign<U>(type);
+			UnpackTo<sizeof(U) * 8>(d.words + b / 64 * d.bw * 8, e - b, d.bw, dst,
+			                        [ref, sign](uint64_t x) { return static_cast<U>((ref + x) ^ sign); });
+		} else {
+			DictionaryRows<U>(d.words, d.bw, d.entries, d.size, b, e, dst);
+		}
+	}
+}
+
 } // namespace encoding_internal
 } // namespace vtx
 
@@ -304,4 +385,8 @@ bool DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc
 #define VTX_INSTANTIATE_FIXED_WIDTH(U)                                                                                \
 	template vtx::Encoding vtx::encoding_internal::EncodeFixed<U>(const vtx::ColumnInput &, vtx::ByteWriter &);      \
 	template bool vtx::encoding_internal::DecodeFixed<U>(const vtx::ColumnType &, uint64_t, vtx::ByteReader &,        \
-	                                                     vtx::Encoding, vtx::DecodedColumn &, const vtx::RowRange *)
+	                                                     vtx::Encoding, vtx::DecodedColumn &, const vtx::RowRange *);      \
+	template bool vtx::encoding_internal::DeferFixed<U>(const vtx::ColumnType &, uint64_t, vtx::ByteReader &,         \
+	                                                    vtx::Encoding, vtx::DecodedColumn &);                           \
+	template void vtx::encoding_internal::DecodeDeferred<U>(const vtx::ColumnType &, const vtx::DecodedColumn &,      \
+	                                                        uint64_t, uint64_t, uint8_t *)

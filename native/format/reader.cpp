@@ -102,7 +102,8 @@ void SkippedStream(uint64_t rows, DecodedColumn &out) {
 }
 
 void ReadStream(InputSource &source, const ChunkMeta &chunk, const ColumnType &type, const std::string &name,
-                DecodedColumn &out, const StreamSelection *selection = nullptr, const RowRange *rows = nullptr) {
+                DecodedColumn &out, const StreamSelection *selection = nullptr, const RowRange *rows = nullptr,
+                bool defer = false) {
 	// Into the memory of the chunk's last body, where it is being decoded again.
 	ByteBuffer body = std::move(out.buffer);
 	body.clear();
@@ -110,7 +111,7 @@ void ReadStream(InputSource &source, const ChunkMeta &chunk, const ColumnType &t
 	// Only flat columns decode part of their rows: ENUM codes are checked, and nested streams
 	// read, over every row.
 	const bool flat = type.Children().empty() && type.id != TypeId::ENUM;
-	DecodeChunk(type.Storage(), chunk.stats.rows, std::move(body), out, kBodySlack, flat ? rows : nullptr);
+	DecodeChunk(type.Storage(), chunk.stats.rows, std::move(body), out, kBodySlack, flat ? rows : nullptr, flat && defer);
 	auto &children = type.Children();
 	out.children.clear();
 	out.list_offsets.clear();
@@ -162,11 +163,11 @@ void ReadStream(InputSource &source, const ChunkMeta &chunk, const ColumnType &t
 } // namespace
 
 void ReadChunk(InputSource &source, const FileMetadata &meta, size_t zone, size_t column, DecodedColumn &out,
-               const StreamSelection *selection, const RowRange *rows) {
+               const StreamSelection *selection, const RowRange *rows, bool defer) {
 	auto &z = meta.zones.at(zone);
 	auto &chunk = z.chunks.at(column);
 	try {
-		ReadStream(source, chunk, meta.fields[column].type, meta.fields[column].name, out, selection, rows);
+		ReadStream(source, chunk, meta.fields[column].type, meta.fields[column].name, out, selection, rows, defer);
 	} catch (std::bad_alloc &) {
 		// A zone is decoded whole (rows x width bytes, up to 2^30 rows): say which one did not fit.
 		throw FormatError("zone " + std::to_string(zone) + " of " + std::to_string(z.rows) + " rows of column \"" +

@@ -19,8 +19,9 @@ FileMetadata ReadMetadata(InputSource &source);
 //! `selection` names, or all of them).
 //! With `rows`, a flat column's frame-of-reference and ALP values are decoded only for the
 //! 64-row blocks the range touches (DecodedColumn::decoded_begin/end say which).
+//! With `defer`, a flat column's values may be left packed for DecodeRows (DecodeChunk).
 void ReadChunk(InputSource &source, const FileMetadata &meta, size_t zone, size_t column, DecodedColumn &out,
-               const StreamSelection *selection = nullptr, const RowRange *rows = nullptr);
+               const StreamSelection *selection = nullptr, const RowRange *rows = nullptr, bool defer = false);
 
 //! Reads one stream of a nested column chunk: the child reached by `route` (child indexes) from
 //! the column's own stream, and the streams below it.

@@ -1,5 +1,7 @@
 #include "column_emit.hpp"
 
+#include "../../format/encoding.hpp"
+
 #include "../duckdb_compat.hpp"
 
 #include <atomic>
@@ -152,6 +154,15 @@ void CopyInto(const vtx::DecodedColumn &chunk, const std::shared_ptr<vtx::Decode
 	}
 }
 
+//! The chunk's validity of rows [offset, offset + count); offset is a multiple of
+//! STANDARD_VECTOR_SIZE, so whole words line up.
+void EmitValidity(const vtx::DecodedColumn &chunk, idx_t offset, idx_t count, Vector &out) {
+	auto &mask = FlatVector::Validity(out);
+	mask.Initialize(MaxValue<idx_t>(count, STANDARD_VECTOR_SIZE));
+	auto words = (count + 63) / 64;
+	std::memcpy(mask.GetData(), chunk.validity.data() + offset / 64, words * sizeof(uint64_t));
+}
+
 } // namespace
 
 void EmitColumn(const vtx::DecodedColumn &chunk, const std::shared_ptr<vtx::DecodedColumn> &owner, idx_t offset,
@@ -203,11 +214,17 @@ void EmitColumn(const vtx::DecodedColumn &chunk, const std::shared_ptr<vtx::Deco
 		out.SetAuxiliary(make_buffer<ChunkBuffer>(owner));
 	}
 	if (!chunk.all_valid) {
-		// offset is a multiple of STANDARD_VECTOR_SIZE, so whole words line up.
-		auto &mask = FlatVector::Validity(out);
-		mask.Initialize(MaxValue<idx_t>(count, STANDARD_VECTOR_SIZE));
-		auto words = (count + 63) / 64;
-		std::memcpy(mask.GetData(), chunk.validity.data() + offset / 64, words * sizeof(uint64_t));
+		EmitValidity(chunk, offset, count, out);
+	}
+}
+
+void EmitDeferredColumn(const vtx::DecodedColumn &chunk, idx_t offset, idx_t count, const vtx::ColumnType &type,
+                        Vector &out) {
+	// Into the vector's own buffer, which DuckDB reuses from chunk to chunk: it stays in cache.
+	out.SetVectorType(VectorType::FLAT_VECTOR);
+	vtx::DecodeRows(type.Storage(), chunk, offset, offset + count, FlatVector::GetData(out));
+	if (!chunk.all_valid) {
+		EmitValidity(chunk, offset, count, out);
 	}
 }
 

@@ -14,4 +14,9 @@ namespace vortex {
 void EmitColumn(const vtx::DecodedColumn &chunk, const std::shared_ptr<vtx::DecodedColumn> &owner, duckdb::idx_t offset,
                 duckdb::idx_t count, const vtx::ColumnType &type, duckdb::Vector &out);
 
+//! The same for a flat chunk whose values were deferred (DecodedColumn::deferred): decoded into
+//! `out`'s own buffer. Throws vtx::FormatError where the values are malformed.
+void EmitDeferredColumn(const vtx::DecodedColumn &chunk, duckdb::idx_t offset, duckdb::idx_t count,
+                        const vtx::ColumnType &type, duckdb::Vector &out);
+
 } // namespace vortex

@@ -4,6 +4,7 @@
 #include "../../compute/selection.hpp"
 #include "../../compute/zone_mask.hpp"
 #include "decode_pool.hpp"
+#include "../../format/encoding.hpp"
 #include "../../format/reader.hpp"
 #include "column_emit.hpp"
 #include "../duckdb_compat.hpp"
@@ -493,10 +494,11 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 		l.rows = zone.rows;
 		l.first_row = zone.first_row;
 		l.offset = 0;
-		auto read = [&](idx_t id, const vtx::StreamSelection *selection) {
+		auto read = [&](idx_t id, const vtx::StreamSelection *selection, bool defer = false) {
 			auto chunk = g.pool->Get();
 			try {
-				vtx::ReadChunk(*source, meta, l.item.zone, bind.FileField(l.item.file, id), *chunk, selection);
+				vtx::ReadChunk(*source, meta, l.item.zone, bind.FileField(l.item.file, id), *chunk, selection, nullptr,
+				               defer);
 			} catch (vtx::FormatError &e) {
 				ThrowFileError(bind.files[l.item.file].path, e);
 			}
@@ -526,7 +528,13 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 			if (!needed && !whole) {
 				continue; // only filtered on, and every row of the zone passes
 			}
-			l.columns[c] = read(id, whole ? nullptr : g.selections[c].get());
+			// Values only handed to DuckDB are decoded a vector at a time as they are emitted.
+			bool filtered_on = whole;
+			for (idx_t k = 0; !filtered_on && k < g.column_filters.size(); k++) {
+				filtered_on = g.column_filters[k].position == c;
+			}
+			const bool defer = bind.uniform && g.projected[c] && !filtered_on && !g.selections[c];
+			l.columns[c] = read(id, whole ? nullptr : g.selections[c].get(), defer);
 		}
 		l.filtered = straddles || expressions_straddle;
 		if (!l.filtered) {
@@ -613,7 +621,13 @@ void ScanFunction(ClientContext &context, TableFunctionInput &data, DataChunk &o
 			auto id = g.column_ids[c];
 			auto &vec = target.data[c];
 			if (id < bind.fields.size() && l.columns[c]) {
-				if (bind.uniform) {
+				if (bind.uniform && l.columns[c]->deferred.encoding) {
+					try {
+						EmitDeferredColumn(*l.columns[c], l.offset, count, bind.fields[id].type, vec);
+					} catch (vtx::FormatError &e) {
+						ThrowFileError(bind.files[l.item.file].path, e);
+					}
+				} else if (bind.uniform) {
 					EmitColumn(*l.columns[c], l.columns[c], l.offset, count, bind.fields[id].type, vec);
 				} else {
 					EmitFileColumn(context, bind, l.item.file, id, *l.columns[c], l.columns[c], l.offset, count, vec);
