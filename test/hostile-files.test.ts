@@ -221,7 +221,7 @@ describe('hostile .vtx files', () => {
     for (const [what, type, width, body, v] of cases) {
       const p = two(type, width, body, v);
       const got = await result(`SELECT k, c FROM vortex_scan(${sqlString(p)}) ORDER BY k`);
-      expect(got.map((r) => r[1]).map(BigInt), what).toEqual(v);
+      expect(got.map((r) => BigInt(r[1] as number | bigint)), what).toEqual(v);
       // Under a filter on the other column: only the kept rows, from a later vector too.
       const kept = await result(`SELECT k, c FROM vortex_scan(${sqlString(p)}) WHERE k % 1000 = 999 ORDER BY k`);
       expect(kept.map((r) => BigInt(r[1] as number | bigint)), what).toEqual(v.filter((_, i) => i % 1000 === 999));

@@ -1,5 +1,6 @@
 #include "predicate.hpp"
 
+#include "../format/encoding.hpp"
 #include "../format/vector_loops.hpp"
 
 
@@ -391,7 +392,68 @@ ZoneMatch ClassifyZone(const Predicate &p, const ColumnType &type, const ZoneSta
 	return Dispatch<ClassifyOp>(type, p, type, stats);
 }
 
+namespace {
+
+//! A chunk whose values were left packed (DecodedColumn::deferred): a dictionary's predicate is
+//! evaluated once per entry and each row looks its code up; a frame's rows are decoded a block at
+//! a time into a buffer that stays in cache. No zone-sized copy of the values is made.
+void EvaluateDeferred(const Predicate &p, const ColumnType &type, const DecodedColumn &chunk, uint8_t *out) {
+	constexpr uint64_t kBlock = 2048;
+	const uint64_t n = chunk.count;
+	if (chunk.deferred.encoding == static_cast<uint8_t>(Encoding::DICTIONARY)) {
+		const uint64_t d = chunk.deferred.size;
+		DecodedColumn entries;
+		entries.count = d;
+		entries.values = chunk.deferred.entries;
+		DecodedColumn null_row;
+		null_row.count = 1;
+		null_row.all_valid = false;
+		null_row.all_null = true;
+		null_row.validity.assign(1, 0);
+		std::vector<uint8_t> table(d + 1);
+		Dispatch<EvaluateOp>(type, p, type, entries, table.data());
+		Dispatch<EvaluateOp>(type, p, type, null_row, table.data() + d);
+		uint32_t codes[kBlock];
+		for (uint64_t b = 0; b < n; b += kBlock) {
+			const uint64_t m = std::min(kBlock, n - b);
+			DecodeCodes(chunk, b, b + m, codes);
+			uint8_t *o = out + b;
+			if (chunk.all_valid) {
+				for (uint64_t i = 0; i < m; i++) {
+					o[i] = table[codes[i]];
+				}
+			} else {
+				for (uint64_t i = 0; i < m; i++) {
+					o[i] = chunk.IsValid(b + i) ? table[codes[i]] : table[d];
+				}
+			}
+		}
+		return;
+	}
+	alignas(16) uint8_t values[kBlock * 8];
+	DecodedColumn block;
+	block.all_valid = chunk.all_valid;
+	for (uint64_t b = 0; b < n; b += kBlock) {
+		const uint64_t m = std::min(kBlock, n - b);
+		DecodeRows(type, chunk, b, b + m, values);
+		block.count = m;
+		block.values = values;
+		if (!chunk.all_valid) {
+			// b is a multiple of 64: whole words line up.
+			block.validity.assign(chunk.validity.begin() + static_cast<std::ptrdiff_t>(b / 64),
+			                      chunk.validity.begin() + static_cast<std::ptrdiff_t>((b + m + 63) / 64));
+		}
+		Dispatch<EvaluateOp>(type, p, type, block, out + b);
+	}
+}
+
+} // namespace
+
 void EvaluatePredicate(const Predicate &p, const ColumnType &type, const DecodedColumn &chunk, uint8_t *out) {
+	if (chunk.deferred.encoding) {
+		EvaluateDeferred(p, type, chunk, out);
+		return;
+	}
 	if (type.IsString() && !chunk.codes.empty() && !chunk.dictionary.empty()) {
 		// A row's result depends on its value alone, or on its being NULL: the whole predicate
 		// (conjunctions included) is evaluated once per dictionary entry and once for NULL, and

@@ -16,7 +16,8 @@ void ZoneMask::Begin(uint64_t rows) {
 }
 
 void ZoneMask::And(const Predicate &p, const ColumnType &type, const DecodedColumn &chunk) {
-	if (chunk.count != rows_ || chunk.decoded_begin != 0 || chunk.decoded_end < rows_) {
+	// Values left packed (DecodedColumn::deferred) are decoded by the predicate's evaluation.
+	if (chunk.count != rows_ || (!chunk.deferred.encoding && (chunk.decoded_begin != 0 || chunk.decoded_end < rows_))) {
 		throw std::logic_error("filtering rows the reader did not decode");
 	}
 	WriteEntries();

@@ -280,6 +280,17 @@ bool DeferFixedWidth(const ColumnType &type, uint64_t rows, ByteReader &r, Encod
 
 } // namespace
 
+void DecodeCodes(const DecodedColumn &chunk, uint64_t begin, uint64_t end, uint32_t *codes) {
+	const auto &d = chunk.deferred;
+	if (d.encoding != static_cast<uint8_t>(Encoding::DICTIONARY) || begin % 64 != 0 || end > chunk.count ||
+	    begin > end) {
+		throw std::logic_error("vortex: dictionary codes of a chunk not left in its dictionary, or out of its range");
+	}
+	for (uint64_t at = begin; at < end; at += kCodeBlock) {
+		DictionaryCodes(d.words, d.bw, d.size, at, std::min(kCodeBlock, end - at), codes + (at - begin));
+	}
+}
+
 void DecodeRows(const ColumnType &type, const DecodedColumn &chunk, uint64_t begin, uint64_t end, uint8_t *out) {
 	if (!chunk.deferred.encoding || begin % 64 != 0 || end > chunk.count || begin > end) {
 		throw std::logic_error("vortex: rows decoded from a chunk whose values were not deferred, or out of its range");

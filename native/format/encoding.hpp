@@ -26,6 +26,9 @@ void DecodeChunk(const ColumnType &type, uint64_t rows, ByteBuffer &&body, Decod
 //! width): a buffer the caller reuses, such as a query engine's vector, which stays in the CPU's
 //! cache. `begin` is a multiple of 64. Throws FormatError on a dictionary code out of range.
 void DecodeRows(const ColumnType &type, const DecodedColumn &chunk, uint64_t begin, uint64_t end, uint8_t *out);
+//! For a chunk whose values were left in their dictionary (deferred.encoding DICTIONARY): the codes
+//! of rows [begin, end) into codes[0, end - begin), each checked against the dictionary's size.
+void DecodeCodes(const DecodedColumn &chunk, uint64_t begin, uint64_t end, uint32_t *codes);
 void DecodeChunk(const ColumnType &type, uint64_t rows, std::vector<uint8_t> &&body, DecodedColumn &out);
 
 //! The value encoding recorded in a segment body (for inspection), without decoding.

@@ -2,12 +2,27 @@
 // bit-unpacking kernels are most of the format's compile time, so each width is instantiated in a
 // file of its own (fixed_width_*.cpp) and the files compile in parallel.
 #pragma once
+#include "bitpack.hpp"
 #include "bytes.hpp"
 #include "column.hpp"
 #include "encoding.hpp"
 
 namespace vtx {
 namespace encoding_internal {
+
+//! Codes of rows [b, b + m) (b a multiple of 64, m <= kCodeBlock) into codes[0, m), each checked
+//! below d with a max the compiler vectorizes.
+constexpr uint64_t kCodeBlock = 1024; // a multiple of 64 rows: each block starts on a word
+inline void DictionaryCodes(const uint8_t *words, uint8_t bw, uint64_t d, uint64_t b, uint64_t m, uint32_t *codes) {
+	UnpackTo<32>(words + b / 64 * bw * 8, m, bw, codes, [](uint64_t code) { return static_cast<uint32_t>(code); });
+	uint32_t largest = 0;
+	for (uint64_t i = 0; i < m; i++) {
+		largest = codes[i] > largest ? codes[i] : largest;
+	}
+	if (m && largest >= d) {
+		throw FormatError("dictionary code out of range");
+	}
+}
 
 template <class U>
 Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out);

@@ -183,22 +183,14 @@ bool FrameWithin(const ColumnType &type, uint64_t ref, uint64_t sign, uint64_t l
 }
 
 //! Rows [b, e) of dictionary-coded values (b a multiple of 64) into dst[0, e - b), in blocks: the
-//! codes unpacked alone, checked with a max the compiler vectorizes, then looked up.
+//! codes unpacked alone and checked, then looked up.
 template <class U>
 void DictionaryRows(const uint8_t *words, uint8_t bw, const uint8_t *dict, uint64_t d, uint64_t b, uint64_t e,
                     U *dst) {
-	constexpr uint64_t kBlock = 1024; // a multiple of 64 rows: each block starts on a word
-	uint32_t codes[kBlock];
-	for (uint64_t at = b; at < e; at += kBlock) {
-		const uint64_t m = std::min(kBlock, e - at);
-		UnpackTo<32>(words + at / 64 * bw * 8, m, bw, codes, [](uint64_t code) { return static_cast<uint32_t>(code); });
-		uint32_t largest = 0;
-		for (uint64_t i = 0; i < m; i++) {
-			largest = codes[i] > largest ? codes[i] : largest;
-		}
-		if (largest >= d) {
-			throw FormatError("dictionary code out of range");
-		}
+	uint32_t codes[kCodeBlock];
+	for (uint64_t at = b; at < e; at += kCodeBlock) {
+		const uint64_t m = std::min(kCodeBlock, e - at);
+		DictionaryCodes(words, bw, d, at, m, codes);
 		U *out = dst + (at - b);
 		for (uint64_t i = 0; i < m; i++) {
 			out[i] = LoadValue<U>(dict + uint64_t(codes[i]) * sizeof(U));

@@ -528,12 +528,13 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 			if (!needed && !whole) {
 				continue; // only filtered on, and every row of the zone passes
 			}
-			// Values only handed to DuckDB are decoded a vector at a time as they are emitted.
-			bool filtered_on = whole;
+			// Values only handed to DuckDB are decoded a vector at a time as they are emitted; values
+			// only filtered on, by the filter a block at a time (or once per dictionary entry).
+			bool filtered_on = false;
 			for (idx_t k = 0; !filtered_on && k < g.column_filters.size(); k++) {
 				filtered_on = g.column_filters[k].position == c;
 			}
-			const bool defer = bind.uniform && g.projected[c] && !filtered_on && !g.selections[c];
+			const bool defer = bind.uniform && !whole && !g.selections[c] && g.projected[c] != filtered_on;
 			l.columns[c] = read(id, whole ? nullptr : g.selections[c].get(), defer);
 		}
 		l.filtered = straddles || expressions_straddle;
