@@ -394,6 +394,35 @@ ZoneMatch ClassifyZone(const Predicate &p, const ColumnType &type, const ZoneSta
 
 namespace {
 
+//! A row's result depends on its value alone, or on its being NULL: the predicate (conjunctions
+//! included) over a dictionary's `entries`, then over NULL, as a table of entries + 1 results.
+std::vector<uint8_t> EntryTruth(const Predicate &p, const ColumnType &type, const DecodedColumn &entries) {
+	DecodedColumn null_row;
+	null_row.count = 1;
+	null_row.all_valid = false;
+	null_row.all_null = true;
+	null_row.validity.assign(1, 0);
+	std::vector<uint8_t> table(entries.count + 1);
+	Dispatch<EvaluateOp>(type, p, type, entries, table.data());
+	Dispatch<EvaluateOp>(type, p, type, null_row, table.data() + entries.count);
+	return table;
+}
+
+//! out[i] = the truth of row `begin + i`'s code (`codes[i]`), or of NULL, for m rows.
+void LookUpRows(const std::vector<uint8_t> &table, const DecodedColumn &chunk, const uint32_t *codes, uint64_t begin,
+                uint64_t m, uint8_t *out) {
+	const uint8_t null_truth = table.back();
+	if (chunk.all_valid) {
+		for (uint64_t i = 0; i < m; i++) {
+			out[i] = table[codes[i]];
+		}
+	} else {
+		for (uint64_t i = 0; i < m; i++) {
+			out[i] = chunk.IsValid(begin + i) ? table[codes[i]] : null_truth;
+		}
+	}
+}
+
 //! A chunk whose values were left packed (DecodedColumn::deferred): a dictionary's predicate is
 //! evaluated once per entry and each row looks its code up; a frame's rows are decoded a block at
 //! a time into a buffer that stays in cache. No zone-sized copy of the values is made.
@@ -401,32 +430,15 @@ void EvaluateDeferred(const Predicate &p, const ColumnType &type, const DecodedC
 	constexpr uint64_t kBlock = 2048;
 	const uint64_t n = chunk.count;
 	if (chunk.deferred.encoding == static_cast<uint8_t>(Encoding::DICTIONARY)) {
-		const uint64_t d = chunk.deferred.size;
 		DecodedColumn entries;
-		entries.count = d;
+		entries.count = chunk.deferred.size;
 		entries.values = chunk.deferred.entries;
-		DecodedColumn null_row;
-		null_row.count = 1;
-		null_row.all_valid = false;
-		null_row.all_null = true;
-		null_row.validity.assign(1, 0);
-		std::vector<uint8_t> table(d + 1);
-		Dispatch<EvaluateOp>(type, p, type, entries, table.data());
-		Dispatch<EvaluateOp>(type, p, type, null_row, table.data() + d);
+		const auto table = EntryTruth(p, type, entries);
 		uint32_t codes[kBlock];
 		for (uint64_t b = 0; b < n; b += kBlock) {
 			const uint64_t m = std::min(kBlock, n - b);
 			DecodeCodes(chunk, b, b + m, codes);
-			uint8_t *o = out + b;
-			if (chunk.all_valid) {
-				for (uint64_t i = 0; i < m; i++) {
-					o[i] = table[codes[i]];
-				}
-			} else {
-				for (uint64_t i = 0; i < m; i++) {
-					o[i] = chunk.IsValid(b + i) ? table[codes[i]] : table[d];
-				}
-			}
+			LookUpRows(table, chunk, codes, b, m, out + b);
 		}
 		return;
 	}
@@ -455,25 +467,11 @@ void EvaluatePredicate(const Predicate &p, const ColumnType &type, const Decoded
 		return;
 	}
 	if (type.IsString() && !chunk.codes.empty() && !chunk.dictionary.empty()) {
-		// A row's result depends on its value alone, or on its being NULL: the whole predicate
-		// (conjunctions included) is evaluated once per dictionary entry and once for NULL, and
-		// each row looks its code up, instead of comparing a string per row.
-		const uint64_t d = chunk.dictionary.size();
+		// Once per dictionary entry, instead of comparing a string per row.
 		DecodedColumn entries;
-		entries.count = d;
+		entries.count = chunk.dictionary.size();
 		entries.strings = chunk.dictionary;
-		DecodedColumn null_row;
-		null_row.count = 1;
-		null_row.all_valid = false;
-		null_row.all_null = true;
-		null_row.validity.assign(1, 0);
-		std::vector<uint8_t> table(d + 1);
-		Dispatch<EvaluateOp>(type, p, type, entries, table.data());
-		Dispatch<EvaluateOp>(type, p, type, null_row, table.data() + d);
-		const uint32_t *codes = chunk.codes.data();
-		for (uint64_t i = 0; i < chunk.count; i++) {
-			out[i] = table[chunk.IsValid(i) ? codes[i] : d];
-		}
+		LookUpRows(EntryTruth(p, type, entries), chunk, chunk.codes.data(), 0, chunk.count, out);
 		return;
 	}
 	Dispatch<EvaluateOp>(type, p, type, chunk, out);

@@ -198,6 +198,52 @@ void DictionaryRows(const uint8_t *words, uint8_t bw, const uint8_t *dict, uint6
 	}
 }
 
+//! A frame's header and packed deltas (every row's words), as DecodeFixed and DeferFixed read them.
+template <class U>
+DeferredValues ReadFrame(const ColumnType &type, uint64_t n, ByteReader &r) {
+	if (type.Kind() != PhysicalKind::SIGNED && type.Kind() != PhysicalKind::UNSIGNED) {
+		throw FormatError("frame-of-reference encoding used for a " + type.ToString() + " column");
+	}
+	DeferredValues f;
+	f.encoding = static_cast<uint8_t>(Encoding::FOR_BITPACK);
+	f.ref = r.U64();
+	f.words = ReadPacked(r, n, sizeof(U) * 8, f.bw);
+	return f;
+}
+
+//! A dictionary's values and packed codes.
+template <class U>
+DeferredValues ReadDictionary(uint64_t n, ByteReader &r) {
+	DeferredValues f;
+	f.encoding = static_cast<uint8_t>(Encoding::DICTIONARY);
+	f.size = r.Count(sizeof(U));
+	if (f.size == 0 && n > 0) {
+		throw FormatError("empty dictionary");
+	}
+	f.entries = r.Take(f.size * sizeof(U));
+	f.words = ReadPacked(r, n, 32, f.bw);
+	return f;
+}
+
+//! The largest delta a frame's bit width allows.
+inline uint64_t WidestDelta(uint8_t bw) {
+	return bw >= 64 ? ~uint64_t(0) : (uint64_t(1) << bw) - 1;
+}
+
+//! Rows [b, e) (b a multiple of 64) of a frame or a dictionary into dst[0, e - b).
+template <class U>
+void PackedRows(const ColumnType &type, const DeferredValues &f, uint64_t b, uint64_t e, U *dst) {
+	if (f.encoding == static_cast<uint8_t>(Encoding::DICTIONARY)) {
+		DictionaryRows<U>(f.words, f.bw, f.entries, f.size, b, e, dst);
+		return;
+	}
+	if constexpr (sizeof(U) <= 8) { // 16-byte values have no frames (DecodeFixed)
+		const uint64_t ref = f.ref, sign = FrameSign<U>(type);
+		UnpackTo<sizeof(U) * 8>(f.words + b / 64 * f.bw * 8, e - b, f.bw, dst,
+		                        [ref, sign](uint64_t x) { return static_cast<U>((ref + x) ^ sign); });
+	}
+}
+
 template <class U>
 bool DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc, DecodedColumn &out,
                  const RowRange *range) {
@@ -231,25 +277,20 @@ bool DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc
 		return Within(type, &v, 1);
 	}
 	case Encoding::FOR_BITPACK: {
-		auto kind = type.Kind();
 		if constexpr (sizeof(U) > 8) {
 			// Not instantiated for 16-byte values: 129 unrolled widths for an encoding the writer never uses there.
 			throw FormatError("frame-of-reference encoding used for a " + type.ToString() + " column");
 		} else {
-			if (kind != PhysicalKind::SIGNED && kind != PhysicalKind::UNSIGNED) {
-				throw FormatError("frame-of-reference encoding used for a " + type.ToString() + " column");
-			}
-			const uint64_t sign = FrameSign<U>(type);
-			auto ref = r.U64();
-			uint8_t bw;
-			auto words = ReadPackedRows(r, n, sizeof(U) * 8, bw, b);
+			const auto f = ReadFrame<U>(type, n, r);
+			const uint64_t ref = f.ref, sign = FrameSign<U>(type);
+			const uint8_t bw = f.bw;
+			const uint8_t *words = f.words + b / 64 * bw * 8;
 			auto value = [ref, sign](uint64_t d) { return static_cast<U>((ref + d) ^ sign); };
 			// The widest d the bit width allows is checked first (FrameWithin), which settles almost
 			// every segment (a decimal's or a date's frame spans far less than its domain); only where
 			// it does not is the largest d tracked while unpacking (one max per value), where checking
 			// the values afterwards would take a second pass.
 			const bool interval = HasRestrictedDomain(type) && type.id != TypeId::TIME_TZ;
-			const uint64_t widest = bw >= 64 ? ~uint64_t(0) : (uint64_t(1) << bw) - 1;
 			auto within = [&](uint64_t largest) { return FrameWithin<U>(type, ref, sign, largest); };
 			if (sizeof(U) == 1 && bw == 1) {
 				// Booleans (and 1-bit byte columns): eight rows per step.
@@ -257,8 +298,8 @@ bool DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc
 				                  reinterpret_cast<uint8_t *>(dst + b));
 				return !HasRestrictedDomain(type) || (interval && within(1));
 			}
-			if (!interval || within(widest)) {
-				UnpackTo<sizeof(U) * 8>(words, e - b, bw, dst + b, value);
+			if (!interval || within(WidestDelta(bw))) {
+				PackedRows<U>(type, f, b, e, dst + b);
 				return !HasRestrictedDomain(type) || interval;
 			}
 			uint64_t span = 0;
@@ -290,15 +331,9 @@ bool DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc
 		return ValuesInDomain(type, values, runs);
 	}
 	case Encoding::DICTIONARY: {
-		auto d = r.Count(sizeof(U));
-		if (d == 0 && n > 0) {
-			throw FormatError("empty dictionary");
-		}
-		auto dict = r.Take(d * sizeof(U));
-		uint8_t bw;
-		auto words = ReadPacked(r, n, 32, bw);
-		DictionaryRows<U>(words, bw, dict, d, 0, n, dst);
-		return ValuesInDomain(type, dict, d);
+		const auto f = ReadDictionary<U>(n, r);
+		PackedRows<U>(type, f, 0, n, dst);
+		return ValuesInDomain(type, f.entries, f.size);
 	}
 	case Encoding::ALP:
 		if constexpr (sizeof(U) == 4 || sizeof(U) == 8) {
@@ -319,35 +354,25 @@ bool DeferFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc,
 	if constexpr (sizeof(U) == 1 || sizeof(U) > 8) {
 		return false; // booleans unpack eight a step already; 16-byte values have no frames
 	} else {
+		// Deferred only where the encoding's parameters prove every value in the domain, as
+		// DecodeFixed's fast paths do; elsewhere DecodeFixed decodes and checks row by row.
 		ByteReader at = r;
-		DeferredValues d;
-		d.encoding = static_cast<uint8_t>(enc);
+		DeferredValues f;
 		if (enc == Encoding::FOR_BITPACK) {
-			if (type.Kind() != PhysicalKind::SIGNED && type.Kind() != PhysicalKind::UNSIGNED) {
+			f = ReadFrame<U>(type, n, at);
+			if (HasRestrictedDomain(type) &&
+			    (type.id == TypeId::TIME_TZ || !FrameWithin<U>(type, f.ref, FrameSign<U>(type), WidestDelta(f.bw)))) {
 				return false;
 			}
-			d.ref = at.U64();
-			d.words = ReadPacked(at, n, sizeof(U) * 8, d.bw);
-			const uint64_t widest = d.bw >= 64 ? ~uint64_t(0) : (uint64_t(1) << d.bw) - 1;
-			const bool settled = !HasRestrictedDomain(type) ||
-			                     (type.id != TypeId::TIME_TZ && FrameWithin<U>(type, d.ref, FrameSign<U>(type), widest));
-			if (!settled) {
-				return false; // its rows are checked one by one: decoded now, as always
-			}
 		} else if (enc == Encoding::DICTIONARY) {
-			d.size = at.Count(sizeof(U));
-			if (d.size == 0 && n > 0) {
-				return false; // DecodeFixed says what is wrong
-			}
-			d.entries = at.Take(d.size * sizeof(U));
-			d.words = ReadPacked(at, n, 32, d.bw);
-			if (!ValuesInDomain(type, d.entries, d.size)) {
+			f = ReadDictionary<U>(n, at);
+			if (!ValuesInDomain(type, f.entries, f.size)) {
 				return false;
 			}
 		} else {
 			return false;
 		}
-		out.deferred = d;
+		out.deferred = f;
 		out.decoded_begin = 0;
 		out.decoded_end = 0;
 		r = at;
@@ -358,15 +383,7 @@ bool DeferFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc,
 template <class U>
 void DecodeDeferred(const ColumnType &type, const DecodedColumn &chunk, uint64_t b, uint64_t e, uint8_t *out) {
 	if constexpr (sizeof(U) <= 8) {
-		const auto &d = chunk.deferred;
-		U *dst = reinterpret_cast<U *>(out);
-		if (d.encoding == static_cast<uint8_t>(Encoding::FOR_BITPACK)) {
-			const uint64_t ref = d.ref, sign = FrameSign<U>(type);
-			UnpackTo<sizeof(U) * 8>(d.words + b / 64 * d.bw * 8, e - b, d.bw, dst,
-			                        [ref, sign](uint64_t x) { return static_cast<U>((ref + x) ^ sign); });
-		} else {
-			DictionaryRows<U>(d.words, d.bw, d.entries, d.size, b, e, dst);
-		}
+		PackedRows<U>(type, chunk.deferred, b, e, reinterpret_cast<U *>(out));
 	}
 }
 

@@ -73,8 +73,9 @@ unique_ptr<BaseStatistics> ScanStatistics(ClientContext &context, const Function
 		stats.SetDistinctCount(distinct);
 		return stats.ToUnique();
 	}
-	BaseStatistics stats = ReportsStringStats(type) ? StringStats::CreateEmpty(type) : NumericStats::CreateEmpty(type);
-	if (ReportsStringStats(type)) {
+	const bool strings = ReportsStringStats(type);
+	BaseStatistics stats = strings ? StringStats::CreateEmpty(type) : NumericStats::CreateEmpty(type);
+	if (strings) {
 		// DuckDB's own update, for its 8-byte bounds; the length and ASCII-ness are every value's.
 		if (env.has_value) {
 			StringStats::Update(stats, string_t(env.min.data(), static_cast<uint32_t>(env.min.size())));

@@ -102,6 +102,9 @@ struct ScanGlobalState : public GlobalTableFunctionState {
 	std::vector<ResidualFilter> residual;
 	//! Per column position: whether its values leave the scan (else it is only filtered on).
 	std::vector<bool> projected;
+	//! Per column: its values may be left packed (DecodedColumn::deferred), being either only handed
+	//! to DuckDB or only filtered on by a column filter (not where an expression filter reads it).
+	std::vector<bool> deferrable;
 	//! Per work item, per expression filter (bind.expression_filters): how its statistics or
 	//! constants classified the zone (ALL or SOME; NONE zones are not in `work`).
 	std::vector<vtx::compute::ZoneMatch> expression_matches;
@@ -278,6 +281,14 @@ unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, Tabl
 			g->residual.push_back(ResidualFilter {pos, &filter});
 			g->projected[pos] = true;
 		}
+	}
+	g->deferrable.assign(g->column_ids.size(), false);
+	for (idx_t c = 0; c < g->column_ids.size(); c++) {
+		bool filtered_on = false;
+		for (auto &cf : g->column_filters) {
+			filtered_on = filtered_on || cf.position == c;
+		}
+		g->deferrable[c] = bind.uniform && !g->selections[c] && g->projected[c] != filtered_on;
 	}
 	idx_t batch = 0;
 	const idx_t expressions = bind.expression_filters.size();
@@ -530,12 +541,7 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 			}
 			// Values only handed to DuckDB are decoded a vector at a time as they are emitted; values
 			// only filtered on, by the filter a block at a time (or once per dictionary entry).
-			bool filtered_on = false;
-			for (idx_t k = 0; !filtered_on && k < g.column_filters.size(); k++) {
-				filtered_on = g.column_filters[k].position == c;
-			}
-			const bool defer = bind.uniform && !whole && !g.selections[c] && g.projected[c] != filtered_on;
-			l.columns[c] = read(id, whole ? nullptr : g.selections[c].get(), defer);
+			l.columns[c] = read(id, whole ? nullptr : g.selections[c].get(), g.deferrable[c] && !whole);
 		}
 		l.filtered = straddles || expressions_straddle;
 		if (!l.filtered) {
