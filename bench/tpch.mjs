@@ -28,7 +28,10 @@ const nn = (n) => String(n).padStart(2, '0');
 const dir = dataDir(`tpch-sf${sf}`);
 // gen.sh returns at once when the folder already holds this scale factor; it must run from the
 // project root (it takes DuckDB's headers and libduckdb.so from there).
-const gen = spawnSync('bash', [join(tpchDir, 'gen.sh'), sf, dir], { cwd: root, stdio: 'inherit' });
+// Its compile takes the headers `npm install` verified into .cache/ for the installed DuckDB.
+const duckdbVersion = JSON.parse(readFileSync(join(root, 'node_modules/@duckdb/node-bindings/package.json'), 'utf8')).version.split('-')[0];
+const env = { DUCKDB_HEADERS: join(root, '.cache', `duckdb-${duckdbVersion}`, 'src'), ...process.env };
+const gen = spawnSync('bash', [join(tpchDir, 'gen.sh'), sf, dir], { cwd: root, stdio: 'inherit', env });
 if (gen.status !== 0) throw new Error(`${tpchDir}/gen.sh ${sf} ${dir} failed (status ${gen.status})`);
 
 const { conn } = await connect();

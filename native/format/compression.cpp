@@ -8,6 +8,7 @@
 #include "zstd.h"
 
 #include <climits>
+#include <memory>
 
 namespace vtx {
 
@@ -33,26 +34,75 @@ const char *CodecName(Codec c) {
 	return "unknown";
 }
 
+namespace {
+
+//! What compressing needs, kept per thread between segments (scratch.hpp): ZSTD_compress makes
+//! and initialises a context of its own on every call, and a bound-sized std::vector would
+//! zero-fill megabytes that the compressor then overwrites, touching every page of a segment's
+//! bound where the output needs a third of them.
+class CompressScratch : public ScratchSlotBase {
+public:
+	~CompressScratch() override {
+		Unregister();
+		Release();
+	}
+	size_t Bytes() const override {
+		return capacity + (context ? duckdb_zstd::ZSTD_sizeof_CCtx(context) : 0);
+	}
+	void Release() override {
+		buffer.reset();
+		capacity = 0;
+		if (context) {
+			duckdb_zstd::ZSTD_freeCCtx(context);
+			context = nullptr;
+		}
+	}
+	uint8_t *Buffer(size_t n) {
+		if (n > capacity) {
+			buffer.reset();
+			buffer.reset(new uint8_t[n]); // uninitialised on purpose
+			capacity = n;
+		}
+		return buffer.get();
+	}
+	duckdb_zstd::ZSTD_CCtx *Context() {
+		if (!context) {
+			context = duckdb_zstd::ZSTD_createCCtx();
+		}
+		return context;
+	}
+
+private:
+	std::unique_ptr<uint8_t[]> buffer;
+	size_t capacity = 0;
+	duckdb_zstd::ZSTD_CCtx *context = nullptr;
+};
+
+} // namespace
+
 bool Compress(Codec codec, int level, const std::vector<uint8_t> &in, std::vector<uint8_t> &out) {
 	if (codec == Codec::NONE || in.size() < 64 || in.size() > INT_MAX) {
 		return false;
 	}
-	// Reused: a fresh bound-sized buffer per call page-faults. Released when no query needs it.
 	ScratchLease lease;
-	thread_local ScratchSlot<std::vector<uint8_t>> slot;
-	auto &buf = slot.value;
+	thread_local CompressScratch scratch;
 	size_t n = 0;
 	if (codec == Codec::ZSTD) {
-		buf.resize(duckdb_zstd::ZSTD_compressBound(in.size()));
-		n = duckdb_zstd::ZSTD_compress(buf.data(), buf.size(), in.data(), in.size(), level);
+		auto context = scratch.Context();
+		if (!context) {
+			return false; // out of memory for a context: stored uncompressed
+		}
+		const size_t bound = duckdb_zstd::ZSTD_compressBound(in.size());
+		auto buf = scratch.Buffer(bound);
+		n = duckdb_zstd::ZSTD_compressCCtx(context, buf, bound, in.data(), in.size(), level);
 		if (duckdb_zstd::ZSTD_isError(n)) {
 			return false;
 		}
 	} else {
-		buf.resize(static_cast<size_t>(duckdb_lz4::LZ4_compressBound(static_cast<int>(in.size()))));
+		const int bound = duckdb_lz4::LZ4_compressBound(static_cast<int>(in.size()));
 		int r = duckdb_lz4::LZ4_compress_default(reinterpret_cast<const char *>(in.data()),
-		                                         reinterpret_cast<char *>(buf.data()), static_cast<int>(in.size()),
-		                                         static_cast<int>(buf.size()));
+		                                         reinterpret_cast<char *>(scratch.Buffer(static_cast<size_t>(bound))),
+		                                         static_cast<int>(in.size()), bound);
 		if (r <= 0) {
 			return false;
 		}
@@ -64,7 +114,8 @@ bool Compress(Codec codec, int level, const std::vector<uint8_t> &in, std::vecto
 	if (n > in.size() - in.size() / 4) {
 		return false;
 	}
-	out.assign(buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(n));
+	auto buf = scratch.Buffer(0);
+	out.assign(buf, buf + n);
 	return true;
 }
 

@@ -239,9 +239,10 @@ ZoneAccumulator::~ZoneAccumulator() {
 	// column's buffers grows them again, page by page.
 	for (auto it = columns.rbegin(); it != columns.rend(); ++it) {
 		auto &col = *it;
-		// Bounded: a thread keeps at most 64 columns of at most 16 MiB each, and only while a
-		// COPY or scan is in flight.
-		if (pool.size() < 64 && ColumnPool<Column>::Held(col) <= (size_t(16) << 20)) {
+		// Bounded: a thread keeps at most 64 columns of at most 256 MiB each, and only while a
+		// COPY or scan is in flight. A long text column's zone is tens of MiB (TPC-H's
+		// ps_comment: 17), and it is the column that most needs its buffer back.
+		if (pool.size() < 64 && ColumnPool<Column>::Held(col) <= (size_t(256) << 20)) {
 			col.Clear();
 			pool.push_back(std::move(col));
 		}
@@ -291,6 +292,20 @@ void ZoneAccumulator::AppendRange(DataChunk &chunk, idx_t start, idx_t count) {
 			std::memset(col.valid.data() + rows, 1, count);
 			std::memcpy(col.fixed.data() + rows * width, fmt.data + start * width, count * width);
 			continue;
+		}
+		if (!width && col.bytes.empty() && count) {
+			// Sized from the zone's first rows: grown by doubling instead, a long text column's
+			// buffer was copied over and over and overshot the zone by half.
+			auto strings = reinterpret_cast<const string_t *>(fmt.data);
+			uint64_t first = 0;
+			for (idx_t i = 0; i < count; i++) {
+				auto idx = fmt.sel->get_index(start + i);
+				first += fmt.validity.RowIsValid(idx) ? strings[idx].GetSize() : 0;
+			}
+			const uint64_t expected = first / count * options.zone_rows + first / count * options.zone_rows / 8;
+			if (col.bytes.capacity() < expected) {
+				col.bytes.reserve(std::min<uint64_t>(expected, uint64_t(1) << 30));
+			}
 		}
 		for (idx_t i = 0; i < count; i++) {
 			auto idx = fmt.sel->get_index(start + i);
