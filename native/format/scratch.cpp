@@ -59,8 +59,9 @@ constexpr size_t kLookAbove = size_t(64) << 20;
 //! Operations begun so far: a delayed trim is off when one began while it waited.
 std::atomic<uint64_t> activities_begun {0};
 
-//! Empties the buffer cache (buffer_memory.hpp) once nothing has been in flight for a short while
-//! after an operation. Not at once: a cached block spares the next query a page fault per page,
+//! Releases idle threads' scratch buffers and empties the buffer cache (buffer_memory.hpp) once
+//! nothing has been in flight for a short while after an operation. Not at once: a kept buffer or
+//! cached block spares the next query a page fault per page,
 //! and TPC-H's queries come one after another. A service between queries gets the memory back
 //! within the delay; a busy one keeps reusing it (up to the cache's limit).
 class DelayedTrim {
@@ -95,7 +96,8 @@ private:
 				continue; // something ran meanwhile: its end schedules again
 			}
 			guard.unlock();
-			ReturnFreeHeap(TrimBuffers());
+			const size_t released = ReleaseIdleScratch() + TrimBuffers();
+			ReturnFreeHeap(released);
 			guard.lock();
 		}
 	}
@@ -140,15 +142,16 @@ ScratchLease::ScratchLease() : thread(ThreadScratch::Current()) {
 }
 
 ScratchLease::~ScratchLease() {
-	std::lock_guard<std::mutex> guard(thread.lock);
-	thread.depth--;
-	// Nothing in flight any more (the activity ended while this thread was busy): drop this
-	// thread's buffers now rather than keep them until the next query ends.
-	if (thread.depth == 0 && activities.load() == 0) {
-		auto released = thread.ReleaseLocked();
-		if (released > 0) {
-			ReturnFreeHeap(released);
-		}
+	bool last = false;
+	{
+		std::lock_guard<std::mutex> guard(thread.lock);
+		thread.depth--;
+		last = thread.depth == 0 && activities.load() == 0;
+	}
+	// Nothing in flight any more (the activity ended while this thread was busy): the delayed
+	// release takes this thread's buffers too, as it would have, had the thread been idle.
+	if (last) {
+		DelayedTrim::Get().Schedule();
 	}
 }
 
@@ -159,7 +162,6 @@ ScratchActivity::ScratchActivity() {
 
 ScratchActivity::~ScratchActivity() {
 	if (--activities == 0) {
-		ReturnFreeHeap(ReleaseIdleScratch());
 		DelayedTrim::Get().Schedule();
 	}
 }
