@@ -45,7 +45,10 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 async function settled() {
   // RSS once it stops falling (up to 5 s): DuckDB's allocator (jemalloc) returns freed pages
   // after a decay delay, not at once.
+  // First past the second for which this package keeps freed buffers after the last operation
+  // (DelayedTrim, native/format/scratch.cpp).
   globalThis.gc?.();
+  await sleep(1200);
   let last = rss();
   for (let waited = 0; waited < 5000; waited += 500) {
     await sleep(500);

@@ -60,7 +60,7 @@ constexpr size_t kLookAbove = size_t(64) << 20;
 std::atomic<uint64_t> activities_begun {0};
 
 //! Releases idle threads' scratch buffers and empties the buffer cache (buffer_memory.hpp) once
-//! nothing has been in flight for a short while after an operation. Not at once: a kept buffer or
+//! nothing has been in flight for a second after an operation. Not at once: a kept buffer or
 //! cached block spares the next query a page fault per page,
 //! and TPC-H's queries come one after another. A service between queries gets the memory back
 //! within the delay; a busy one keeps reusing it (up to the cache's limit).
@@ -84,7 +84,7 @@ public:
 	}
 
 private:
-	static constexpr std::chrono::milliseconds kDelay {200};
+	static constexpr std::chrono::milliseconds kDelay {1000};
 	void Run() {
 		std::unique_lock<std::mutex> guard(lock);
 		while (true) {
