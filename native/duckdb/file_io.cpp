@@ -1,5 +1,8 @@
 #include "file_io.hpp"
 
+#include "settings.hpp"
+#include "duckdb/common/types/hash.hpp"
+
 namespace vortex {
 
 using namespace duckdb;
@@ -17,6 +20,17 @@ void FileSource::ReadAt(uint64_t offset, uint8_t *dst, size_t n) {
 	if (n) {
 		handle->Read(dst, n, offset);
 	}
+}
+
+void FileSource::SetCacheIdentity(uint32_t footer_crc) {
+	if (!SettingEnabled(context, kSegmentCacheSetting)) {
+		identity = 0;
+		return;
+	}
+	uint64_t h = Hash(path.c_str(), path.size());
+	h = CombineHash(h, Hash(size));
+	h = CombineHash(h, Hash(footer_crc));
+	identity = h ? h : 1; // 0 means "not cached"
 }
 
 void FileSink::Write(const uint8_t *data, size_t n) {

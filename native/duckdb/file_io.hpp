@@ -17,6 +17,12 @@ public:
 		return size;
 	}
 	void ReadAt(uint64_t offset, uint8_t *dst, size_t n) override;
+	uint64_t CacheIdentity() override {
+		return identity;
+	}
+	//! Once the footer is known (GetMetadata): names the content as opened, from the path, the
+	//! size and the footer's checksum, when vortex_segment_cache allows.
+	void SetCacheIdentity(uint32_t footer_crc);
 	duckdb::FileHandle &Handle() {
 		return *handle;
 	}
@@ -35,6 +41,7 @@ private:
 	std::string path;
 	duckdb::unique_ptr<duckdb::FileHandle> handle;
 	uint64_t size;
+	uint64_t identity = 0;
 };
 
 class FileSink : public vtx::OutputSink {

@@ -183,6 +183,7 @@ std::shared_ptr<const vtx::FileMetadata> GetMetadata(FileSource &source, size_t 
 		source.ReadAt(size - vtx::kTrailerSize, trailer, vtx::kTrailerSize);
 		if (cache) {
 			if (auto meta = cache->Find(source.Path(), size, trailer, limit)) {
+				source.SetCacheIdentity(meta->footer_crc);
 				return meta;
 			}
 		}
@@ -196,6 +197,7 @@ std::shared_ptr<const vtx::FileMetadata> GetMetadata(FileSource &source, size_t 
 	if (cache && has_trailer) {
 		cache->Insert(source.Path(), size, trailer, meta, limit);
 	}
+	source.SetCacheIdentity(meta->footer_crc);
 	return meta;
 }
 

@@ -12,6 +12,7 @@ const char *const kGroupedPushdownSetting = "vortex_pushdown_grouped";
 const char *const kOrderPushdownSetting = "vortex_pushdown_order";
 const char *const kExpressionPushdownSetting = "vortex_pushdown_expressions";
 const char *const kMetadataCacheSizeSetting = "vortex_metadata_cache_size";
+const char *const kSegmentCacheSetting = "vortex_segment_cache";
 
 size_t ParseCacheSize(const std::string &text) {
 	auto t = StringUtil::Lower(text);
@@ -56,6 +57,10 @@ void RegisterSettings(DBConfig &config) {
 	                          "Bytes of parsed .vtx footers kept in memory (like memory_limit: '64MiB', '1GB'; or "
 	                          "bytes); least recently used evicted first, 0 disables",
 	                          LogicalType::VARCHAR, Value(kDefaultMetadataCacheSize), CheckCacheSize);
+	config.AddExtensionOption(kSegmentCacheSetting,
+	                          "Keep decompressed .vtx segments that queries read more than once in memory for later "
+	                          "queries (at most 256 MiB, released a second after the last scan ends)",
+	                          LogicalType::BOOLEAN, Value::BOOLEAN(true));
 	config.AddExtensionOption(kPushdownSettings[0], "Answer ungrouped aggregates over vortex_scan from zone statistics",
 	                          LogicalType::BOOLEAN, Value::BOOLEAN(true));
 	for (int i = 1; i < 8; i++) {

@@ -12,6 +12,10 @@ extern const char *const kOrderPushdownSetting; //! ORDER BY on a pushed GROUP B
 //! Filter expressions taken into vortex_scan (scan/expression_filter.hpp) and GROUP BY buckets.
 extern const char *const kExpressionPushdownSetting;
 
+//! BOOLEAN, default true: decompressed segments read twice are kept for later queries
+//! (format/segment_cache.hpp).
+extern const char *const kSegmentCacheSetting;
+
 void RegisterSettings(duckdb::DBConfig &config);
 //! Current value (SET or SET GLOBAL) of a BOOLEAN setting; true when unset.
 bool SettingEnabled(duckdb::ClientContext &context, const std::string &name);

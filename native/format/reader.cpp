@@ -3,6 +3,7 @@
 #include "checksum.hpp"
 #include "encoding.hpp"
 #include "scratch.hpp"
+#include "segment_cache.hpp"
 
 #include <cstring>
 #include <new>
@@ -63,6 +64,12 @@ void ReadSegmentInto(InputSource &source, const ChunkMeta &chunk, ByteBuffer &bu
 		}
 		return;
 	}
+	const SegmentKey key {source.CacheIdentity(), chunk.offset, chunk.stored_size, chunk.raw_size, chunk.crc,
+	                     static_cast<uint8_t>(chunk.codec)};
+	bool admit = false;
+	if (LookupSegment(key, buf, slack, admit)) {
+		return; // checked when it was read
+	}
 	// Read through only: a per-thread buffer, released when no query needs it (scratch.hpp).
 	ScratchLease lease;
 	thread_local ScratchSlot<ByteBuffer> slot;
@@ -77,6 +84,9 @@ void ReadSegmentInto(InputSource &source, const ChunkMeta &chunk, ByteBuffer &bu
 	CheckDecompressedSize(chunk.codec, scratch.data(), scratch.size(), chunk.raw_size);
 	buf.resize(slack + chunk.raw_size);
 	Decompress(chunk.codec, scratch.data(), scratch.size(), buf.data() + slack, chunk.raw_size);
+	if (admit) {
+		OfferSegment(key, buf.data() + slack);
+	}
 	if (scratch.capacity() > (size_t(64) << 20)) {
 		ByteBuffer().swap(scratch); // do not hold on to an unusually large segment
 	}

@@ -11,6 +11,11 @@ public:
 	virtual ~InputSource() = default;
 	virtual uint64_t Size() = 0;
 	virtual void ReadAt(uint64_t offset, uint8_t *dst, size_t n) = 0;
+	//! Names the file's content as opened, for the segment cache (segment_cache.hpp); 0 (the
+	//! default) keeps its segments out of the cache.
+	virtual uint64_t CacheIdentity() {
+		return 0;
+	}
 };
 
 FileMetadata ReadMetadata(InputSource &source);

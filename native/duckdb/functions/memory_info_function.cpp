@@ -2,6 +2,7 @@
 
 #include "../../format/buffer_memory.hpp"
 #include "../../format/scratch.hpp"
+#include "../../format/segment_cache.hpp"
 #include "../metadata_cache.hpp"
 #include "duckdb/main/config.hpp"
 
@@ -55,9 +56,10 @@ struct BufferInfoState : public GlobalTableFunctionState {
 
 unique_ptr<FunctionData> BufferInfoBind(ClientContext &, TableFunctionBindInput &, vector<LogicalType> &types,
                                         vector<string> &names) {
-	names = {"idle_thread_bytes", "operations_in_flight", "c_heap_in_use", "c_heap_free", "cached_buffer_bytes"};
+	names = {"idle_thread_bytes", "operations_in_flight", "c_heap_in_use", "c_heap_free", "cached_buffer_bytes",
+	         "cached_segment_bytes"};
 	types = {LogicalType::UBIGINT, LogicalType::UBIGINT, LogicalType::UBIGINT, LogicalType::UBIGINT,
-	         LogicalType::UBIGINT};
+	         LogicalType::UBIGINT, LogicalType::UBIGINT};
 	return make_uniq<TableFunctionData>();
 }
 
@@ -79,6 +81,7 @@ void BufferInfoScan(ClientContext &, TableFunctionInput &data, DataChunk &output
 	output.SetValue(2, 0, known ? Value::UBIGINT(in_use) : Value(LogicalType::UBIGINT));
 	output.SetValue(3, 0, known ? Value::UBIGINT(free_held) : Value(LogicalType::UBIGINT));
 	output.SetValue(4, 0, Value::UBIGINT(vtx::CachedBufferBytes()));
+	output.SetValue(5, 0, Value::UBIGINT(vtx::CachedSegmentBytes()));
 	output.SetCardinality(1);
 }
 

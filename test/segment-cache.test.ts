@@ -1,0 +1,76 @@
+// Decompressed segments read twice are kept for later queries (native/format/segment_cache.hpp):
+// the answers are DuckDB's with the cache on and off, a file replaced under the same path is read
+// afresh, the cache holds nothing once the scans have ended for a second, and
+// SET vortex_segment_cache = false keeps it out of the way.
+import { renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openDb, rows, sqlString, tempDir } from './helpers';
+
+const dir = tempDir('vtx-segments-');
+const f = (name: string) => sqlString(join(dir, name));
+type Conn = Awaited<ReturnType<typeof openDb>>['conn'];
+
+// Long text compresses: its segments are stored zstd or lz4, the ones the cache keeps.
+const text = (seed: number) => `SELECT i AS id, md5((i * ${seed})::VARCHAR) || ' ' || repeat('lorem ipsum ', (i % 7)::INTEGER) AS s,
+  CASE WHEN i % 11 = 0 THEN NULL ELSE 'note ' || (i % 1000)::VARCHAR END AS note FROM range(300000) r(i)`;
+const aggregates = `count(*), count(note), sum(length(s)), min(s), max(s), count(*) FILTER (s LIKE '%ab%ipsum%')`;
+const query = (file: string) => `SELECT ${aggregates} FROM vortex_scan(${file})`;
+const native = (table: string) => `SELECT ${aggregates} FROM ${table}`;
+
+async function segmentBytes(conn: Conn): Promise<bigint> {
+  return (await rows(conn, 'SELECT cached_segment_bytes FROM vortex_buffer_info()'))[0][0] as bigint;
+}
+
+async function settledSegments(conn: Conn): Promise<bigint> {
+  const deadline = performance.now() + 5000;
+  for (;;) {
+    const bytes = await segmentBytes(conn);
+    if (bytes === 0n || performance.now() > deadline) return bytes;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('the segment cache', () => {
+  it('is on by default and answers as DuckDB does, query after query', async () => {
+    const { conn } = await openDb();
+    expect((await rows(conn, "SELECT current_setting('vortex_segment_cache')"))[0][0]).toBe(true);
+    await conn.run(`CREATE TABLE t AS ${text(7)}`);
+    await conn.run(`COPY t TO ${f('a.vtx')} (FORMAT vortex)`);
+    const expected = await rows(conn, native('t'));
+    const compressed = await rows(conn, `SELECT count(*) FROM vortex_metadata(${f('a.vtx')}) WHERE codec <> 'none'`);
+    expect(Number(compressed[0][0])).toBeGreaterThan(0);
+    // The first query notes the segments, the second keeps them, the third reads them from memory.
+    for (let i = 0; i < 4; i++) expect(await rows(conn, query(f('a.vtx')))).toEqual(expected);
+    expect(await segmentBytes(conn)).toBeGreaterThan(0n);
+    await conn.run('SET vortex_segment_cache = false');
+    expect(await rows(conn, query(f('a.vtx')))).toEqual(expected);
+  });
+
+  it('reads a file replaced under the same path afresh', async () => {
+    const { conn } = await openDb();
+    await conn.run(`CREATE TABLE t1 AS ${text(3)}`);
+    await conn.run(`CREATE TABLE t2 AS ${text(5)}`);
+    await conn.run(`COPY t1 TO ${f('swap.vtx')} (FORMAT vortex)`);
+    const one = await rows(conn, native('t1'));
+    const two = await rows(conn, native('t2'));
+    expect(two).not.toEqual(one);
+    for (let i = 0; i < 3; i++) expect(await rows(conn, query(f('swap.vtx')))).toEqual(one);
+    expect(await segmentBytes(conn)).toBeGreaterThan(0n);
+    // Written next to it and renamed over it, as a service would publish a new version.
+    await conn.run(`COPY t2 TO ${f('swap-next.vtx')} (FORMAT vortex)`);
+    renameSync(join(dir, 'swap-next.vtx'), join(dir, 'swap.vtx'));
+    for (let i = 0; i < 3; i++) expect(await rows(conn, query(f('swap.vtx')))).toEqual(two);
+  });
+
+  it('is emptied once no scan has run for a second, and stays empty when switched off', async () => {
+    const { conn } = await openDb();
+    await conn.run(`COPY (${text(11)}) TO ${f('c.vtx')} (FORMAT vortex)`);
+    for (let i = 0; i < 3; i++) await rows(conn, query(f('c.vtx')));
+    expect(await segmentBytes(conn)).toBeGreaterThan(0n);
+    expect(await settledSegments(conn)).toBe(0n);
+    await conn.run('SET vortex_segment_cache = false');
+    for (let i = 0; i < 3; i++) await rows(conn, query(f('c.vtx')));
+    expect(await segmentBytes(conn)).toBe(0n);
+  });
+});
