@@ -28,6 +28,20 @@ export function tempDir(prefix = 'vtx-test-'): string {
   return dir;
 }
 
+/**
+ * The row of `sql` once `done` holds for it, or its last row after `ms`: buffers this package keeps
+ * for the next query are released a second after the last scan or COPY ends (native/format/scratch.cpp),
+ * and DuckDB may drop a finished query's scan state some milliseconds after its result arrives.
+ */
+export async function settledRow(conn: DuckDBConnection, sql: string, done: (row: unknown[]) => boolean, ms = 5000): Promise<unknown[]> {
+  const deadline = performance.now() + ms;
+  for (;;) {
+    const [row] = await rows(conn, sql);
+    if (done(row) || performance.now() > deadline) return row;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 export function sqlString(s: string): string {
   return `'${s.replace(/'/g, "''")}'`;
 }

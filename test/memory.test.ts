@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openDb, rows, scalar, sqlString, tempDir } from './helpers';
+import { openDb, rows, scalar, settledRow, sqlString, tempDir } from './helpers';
 
 const dir = tempDir('vtx-memory-');
 const f = (name: string) => sqlString(join(dir, name));
@@ -106,12 +106,8 @@ describe('per-thread buffers', () => {
   // as "released within five seconds", not at the instant the result arrives.
   // The cached blocks (native/format/buffer_memory.hpp) are freed a second after the last operation ends.
   async function settled(conn: Awaited<ReturnType<typeof openDb>>['conn']): Promise<unknown[][]> {
-    const deadline = performance.now() + 5000;
-    for (;;) {
-      const got = await rows(conn, 'SELECT idle_thread_bytes, operations_in_flight, cached_buffer_bytes FROM vortex_buffer_info()');
-      if ((got[0][0] === 0n && got[0][1] === 0n && got[0][2] === 0n) || performance.now() > deadline) return got;
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+    const sql = 'SELECT idle_thread_bytes, operations_in_flight, cached_buffer_bytes FROM vortex_buffer_info()';
+    return [await settledRow(conn, sql, (row) => row.every((v) => v === 0n))];
   }
 
   it('are released when no scan or COPY is in flight, however large the zone', async () => {

@@ -5,7 +5,7 @@
 import { renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openDb, rows, sqlString, tempDir } from './helpers';
+import { openDb, rows, settledRow, sqlString, tempDir } from './helpers';
 
 const dir = tempDir('vtx-segments-');
 const f = (name: string) => sqlString(join(dir, name));
@@ -23,12 +23,8 @@ async function segmentBytes(conn: Conn): Promise<bigint> {
 }
 
 async function settledSegments(conn: Conn): Promise<bigint> {
-  const deadline = performance.now() + 5000;
-  for (;;) {
-    const bytes = await segmentBytes(conn);
-    if (bytes === 0n || performance.now() > deadline) return bytes;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const [bytes] = await settledRow(conn, 'SELECT cached_segment_bytes FROM vortex_buffer_info()', ([b]) => b === 0n);
+  return bytes as bigint;
 }
 
 describe('the segment cache', () => {

@@ -63,8 +63,9 @@ std::atomic<uint64_t> activities_begun {0};
 //! Releases idle threads' scratch buffers and empties the buffer and segment caches
 //! (buffer_memory.hpp, segment_cache.hpp) once nothing has been in flight for a second after an
 //! operation. Not at once: a kept buffer or cached block spares the next query a page fault per
-//! page, a kept segment its decompression, and TPC-H's queries come one after another. A service between queries gets the memory back
-//! within the delay; a busy one keeps reusing it (up to the cache's limit).
+//! page, a kept segment its decompression, and TPC-H's queries come one after another. A service
+//! between queries gets the memory back within the delay; a busy one keeps reusing it (up to the
+//! caches' limits).
 class DelayedTrim {
 public:
 	static DelayedTrim &Get() {

@@ -26,23 +26,18 @@ struct KeyHash {
 	}
 };
 
-struct Body {
-	explicit Body(size_t n) : bytes(new uint8_t[n]), size(n) {
-	}
-	std::unique_ptr<uint8_t[]> bytes;
-	size_t size;
-};
-
 // Admission by frequency (as TinyLFU): a segment's requests are counted, and one is kept only
 // when asked for at least twice and, where room must be made, more often than each segment it
 // would push out. A column larger than the cache scanned again and again then keeps the part
 // that fits and is served from it, instead of replacing every segment on every scan (plain
 // LRU: each scan copied all of it into the cache and found none of it there, 10% slower than
-// no cache). Counts are halved now and then, so that what was hot an hour ago gives way.
+// no cache). Counts are halved now and then, so that what was hot an hour ago gives way. They
+// outlive ClearSegments (16 K keys at most): after a pause, a segment read often before is kept
+// again on its first request.
 struct Cache {
 	std::mutex lock;
 	//! Most recently used first.
-	std::list<std::pair<SegmentKey, std::shared_ptr<const Body>>> entries;
+	std::list<std::pair<SegmentKey, std::shared_ptr<const ByteBuffer>>> entries;
 	std::unordered_map<SegmentKey, decltype(entries)::iterator, KeyHash> index;
 	std::unordered_map<SegmentKey, uint32_t, KeyHash> counts;
 	std::deque<SegmentKey> counted_order;
@@ -81,11 +76,11 @@ struct Cache {
 			if (it == entries.rend() || CountOf(it->first) >= count) {
 				return false;
 			}
-			freed += it->second->size;
+			freed += it->second->size();
 		}
 		while (evict && bytes + size > kSegmentCacheLimit) {
 			auto &last = entries.back();
-			bytes -= last.second->size;
+			bytes -= last.second->size();
 			index.erase(last.first);
 			entries.pop_back();
 		}
@@ -111,7 +106,7 @@ bool LookupSegment(const SegmentKey &key, ByteBuffer &buf, size_t slack, bool &a
 		return false;
 	}
 	auto &cache = TheCache();
-	std::shared_ptr<const Body> body;
+	std::shared_ptr<const ByteBuffer> body;
 	{
 		std::lock_guard<std::mutex> guard(cache.lock);
 		auto it = cache.index.find(key);
@@ -125,8 +120,8 @@ bool LookupSegment(const SegmentKey &key, ByteBuffer &buf, size_t slack, bool &a
 		body = it->second->second;
 	}
 	// Outside the lock: threads reading different segments copy at the same time.
-	buf.resize(slack + body->size);
-	std::memcpy(buf.data() + slack, body->bytes.get(), body->size);
+	buf.resize(slack + body->size());
+	std::memcpy(buf.data() + slack, body->data(), body->size());
 	return true;
 }
 
@@ -135,9 +130,7 @@ void OfferSegment(const SegmentKey &key, const uint8_t *body) {
 		return;
 	}
 	auto &cache = TheCache();
-	// Copied outside the lock.
-	auto copy = std::make_shared<Body>(key.raw_size);
-	std::memcpy(copy->bytes.get(), body, key.raw_size);
+	auto copy = std::make_shared<const ByteBuffer>(body, body + key.raw_size); // outside the lock
 	std::lock_guard<std::mutex> guard(cache.lock);
 	if (cache.index.count(key) || !cache.MakeRoom(key.raw_size, cache.CountOf(key), true)) {
 		return; // kept by another thread meanwhile, or no longer worth the room

@@ -5,7 +5,8 @@
 // read the same strings from memory. Segments a query asks for a second time are kept here,
 // decompressed, and copied out to later readers instead (a memcpy, several times cheaper than
 // zstd). Admission on the second request spares a one-off scan of a large file from filling
-// the cache and churning it; least recently used segments go first past kSegmentCacheLimit.
+// the cache; once it is full, a segment gets in only by pushing out less requested ones, least
+// recently used first, so a column larger than kSegmentCacheLimit keeps the part that fits.
 //
 // Entries are keyed by the source's identity (InputSource::CacheIdentity: the path, size and
 // footer checksum of the file as opened) and the segment's place, sizes and checksum, so a
