@@ -35,6 +35,7 @@ export const DUCKDB_LINE_TESTS = [
   'planner-string-stats', // VARCHAR statistics DuckDB's planner acts on (issue 23)
   'deferred-decode', // values decoded a vector at a time (issue 23)
   'segment-cache', // decompressed segments kept across queries (issue 23)
+  'sorted-groups', // GROUP BY a key the zones are sorted by (issue 23)
 ];
 
 const dir = process.env.VORTEX_NODE_API_DIR;

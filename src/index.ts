@@ -10,6 +10,7 @@ export {
   decideGroupedPushdown,
   groupedPushdown,
   groupedOrder,
+  sortedGroups,
   STORED_TYPES,
 } from './rules';
 export type { AggregateName, PushdownFlag, PushdownFlags, PushdownRule, PushdownRuleName, PushdownDecision, CompiledRule } from './rules';

@@ -24,7 +24,7 @@ describe('registerVortex', () => {
       ['vortex_pushdown', 'true'], ['vortex_pushdown_approx_distinct', 'true'], ['vortex_pushdown_avg', 'true'],
       ['vortex_pushdown_count', 'true'], ['vortex_pushdown_distinct', 'true'], ['vortex_pushdown_expressions', 'true'],
       ['vortex_pushdown_grouped', 'true'], ['vortex_pushdown_max', 'true'], ['vortex_pushdown_min', 'true'],
-      ['vortex_pushdown_order', 'true'], ['vortex_pushdown_sum', 'true'],
+      ['vortex_pushdown_order', 'true'], ['vortex_pushdown_sorted_groups', 'true'], ['vortex_pushdown_sum', 'true'],
     ]);
     expect(await rows(conn, "SELECT value FROM duckdb_settings() WHERE name = 'vortex_metadata_cache_size'")).toEqual([['64MiB']]);
   });

@@ -11,6 +11,7 @@ const char *const kPushdownSettings[8] = {"vortex_pushdown",     "vortex_pushdow
 const char *const kGroupedPushdownSetting = "vortex_pushdown_grouped";
 const char *const kOrderPushdownSetting = "vortex_pushdown_order";
 const char *const kExpressionPushdownSetting = "vortex_pushdown_expressions";
+const char *const kSortedGroupsSetting = "vortex_pushdown_sorted_groups";
 const char *const kMetadataCacheSizeSetting = "vortex_metadata_cache_size";
 const char *const kSegmentCacheSetting = "vortex_segment_cache";
 
@@ -76,6 +77,10 @@ void RegisterSettings(DBConfig &config) {
 	config.AddExtensionOption(kExpressionPushdownSetting,
 	                          "Allow vortex_scan to evaluate filter expressions DuckDB would keep above it, and "
 	                          "GROUP BY time buckets and other monotone functions of a column",
+	                          LogicalType::BOOLEAN, Value::BOOLEAN(true));
+	config.AddExtensionOption(kSortedGroupsSetting,
+	                          "Allow answering a GROUP BY with many groups inside vortex_scan where the files' zones are "
+	                          "sorted by its key",
 	                          LogicalType::BOOLEAN, Value::BOOLEAN(true));
 }
 

@@ -11,6 +11,8 @@ extern const char *const kGroupedPushdownSetting;
 extern const char *const kOrderPushdownSetting; //! ORDER BY on a pushed GROUP BY's keys (grouped_order.hpp)
 //! Filter expressions taken into vortex_scan (scan/expression_filter.hpp) and GROUP BY buckets.
 extern const char *const kExpressionPushdownSetting;
+//! BOOLEAN, default true: GROUP BY a key the zones are sorted by, as runs (pushdown/sorted_grouped_scan.hpp).
+extern const char *const kSortedGroupsSetting;
 
 //! BOOLEAN, default true: decompressed segments read twice are kept for later queries
 //! (format/segment_cache.hpp).

@@ -261,4 +261,18 @@ Value RawToValue(const LogicalType &type, const std::string &raw) {
 	}
 }
 
+bool IsPlainInteger(const LogicalType &type) {
+	switch (type.id()) {
+	case LogicalTypeId::TINYINT:
+	case LogicalTypeId::SMALLINT:
+	case LogicalTypeId::INTEGER:
+	case LogicalTypeId::BIGINT:
+	case LogicalTypeId::UTINYINT:
+	case LogicalTypeId::USMALLINT:
+	case LogicalTypeId::UINTEGER:
+	case LogicalTypeId::UBIGINT: return true;
+	default: return false;
+	}
+}
+
 } // namespace vortex

@@ -11,5 +11,7 @@ duckdb::LogicalType ToLogicalType(const vtx::ColumnType &type);
 //! A value of `type` from its raw little-endian bytes (as kept in zone statistics).
 duckdb::Value RawToValue(const duckdb::LogicalType &type, const std::string &raw);
 duckdb::hugeint_t ToHugeint(vtx::int128 v);
+//! TINYINT to BIGINT and UTINYINT to UBIGINT (not HUGEINT, not DECIMAL).
+bool IsPlainInteger(const duckdb::LogicalType &type);
 
 } // namespace vortex

@@ -33,21 +33,6 @@ bool Temporal(const LogicalType &t) {
 	}
 }
 
-bool Integer(const LogicalType &t) {
-	switch (t.id()) {
-	case LogicalTypeId::TINYINT:
-	case LogicalTypeId::SMALLINT:
-	case LogicalTypeId::INTEGER:
-	case LogicalTypeId::BIGINT:
-	case LogicalTypeId::UTINYINT:
-	case LogicalTypeId::USMALLINT:
-	case LogicalTypeId::UINTEGER:
-	case LogicalTypeId::UBIGINT:
-		return true;
-	default:
-		return false;
-	}
-}
 
 //! Local time in the session's TimeZone only runs forwards where it is UTC.
 bool TimeZoneIsUtc(ClientContext &context) {
@@ -73,7 +58,7 @@ int InputPosition(ClientContext &context, const Expression &key, bool &monotone)
 		if (to.id() == LogicalTypeId::TIMESTAMP && Temporal(from)) {
 			return 0;
 		}
-		return Integer(from) && Integer(to) ? 0 : -1;
+		return IsPlainInteger(from) && IsPlainInteger(to) ? 0 : -1;
 	}
 	if (key.GetExpressionClass() != ExpressionClass::BOUND_FUNCTION) {
 		return -1;
@@ -106,10 +91,10 @@ int InputPosition(ClientContext &context, const Expression &key, bool &monotone)
 	if (name == "year" && c.size() == 1 && timed(*c[0])) {
 		return 0;
 	}
-	if (name == "//" && c.size() == 2 && Integer(c[0]->return_type) && c[1]->GetExpressionClass() == ExpressionClass::BOUND_CONSTANT) {
+	if (name == "//" && c.size() == 2 && IsPlainInteger(c[0]->return_type) && c[1]->GetExpressionClass() == ExpressionClass::BOUND_CONSTANT) {
 		auto &v = c[1]->Cast<BoundConstantExpression>().value;
 		monotone = true;
-		return !v.IsNull() && Integer(v.type()) && v.DefaultCastAs(LogicalType::HUGEINT).GetValue<hugeint_t>() > 0 ? 0 : -1;
+		return !v.IsNull() && IsPlainInteger(v.type()) && v.DefaultCastAs(LogicalType::HUGEINT).GetValue<hugeint_t>() > 0 ? 0 : -1;
 	}
 	return -1;
 }

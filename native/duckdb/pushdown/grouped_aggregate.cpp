@@ -8,6 +8,7 @@
 #include "../scan/plan_guard.hpp"
 #include "bucket_keys.hpp"
 #include "plan_serialization.hpp"
+#include "sorted_grouped_scan.hpp"
 #include "verified_summaries.hpp"
 #include "zone_filters.hpp"
 #include "../scan/scan_filters.hpp"
@@ -46,12 +47,13 @@ unique_ptr<FunctionData> GroupedBindData::Copy() const {
 	r->file_columns = file_columns;
 	r->file_filters = file_filters;
 	r->order = order;
+	r->sorted = sorted;
 	return std::move(r);
 }
 
 bool GroupedBindData::Equals(const FunctionData &other_p) const {
 	auto &o = other_p.Cast<GroupedBindData>();
-	if (keys != o.keys || order != o.order || aggregates != o.aggregates || filters != o.filters || field_types != o.field_types ||
+	if (keys != o.keys || order != o.order || sorted != o.sorted || aggregates != o.aggregates || filters != o.filters || field_types != o.field_types ||
 	    !SameFilters(expressions, o.expressions) || file_columns.hive.values != o.file_columns.hive.values ||
 	    hive.keys != o.hive.keys || hive.types != o.hive.types || hive.values != o.hive.values ||
 	    key_transforms.size() != o.key_transforms.size() || !SamePlannedFiles(files, o.files)) {
@@ -73,6 +75,30 @@ bool GroupedBindData::Equals(const FunctionData &other_p) const {
 		}
 	}
 	return true;
+}
+
+const vtx::DecodedColumn &ZoneDecoder::operator()(idx_t field) {
+	auto it = decoded.find(field);
+	if (it != decoded.end()) {
+		return *it->second;
+	}
+	auto &chunk = buffers[field];
+	try {
+		vtx::ReadChunk(*file.source, *file.meta, zone, field, chunk);
+	} catch (vtx::FormatError &e) {
+		ThrowFileError(path, e);
+	}
+	decoded[field] = &chunk;
+	return chunk;
+}
+
+//! The filters of a grouped scan over its plain file columns.
+ZoneFilter GroupedFilterOf(ClientContext &context, const GroupedBindData &bind) {
+	FilterColumns columns;
+	columns.type = [&bind](idx_t field) -> const vtx::ColumnType & { return bind.fields[field].type; };
+	columns.stats = [](const vtx::ZoneMeta &zone, idx_t field) -> const vtx::ZoneStats & { return zone.chunks[field].stats; };
+	return ZoneFilter(context, bind.filters, bind.expressions, bind.fields, bind.field_types, bind.file_columns, bind.files,
+	                  std::move(columns));
 }
 
 namespace {
@@ -102,15 +128,6 @@ struct ValueColumns {
 		}
 	}
 };
-
-void ReadColumn(FileSource &source, const vtx::FileMetadata &meta, idx_t zone, idx_t field, const std::string &path,
-                vtx::DecodedColumn &out) {
-	try {
-		vtx::ReadChunk(source, meta, zone, field, out);
-	} catch (vtx::FormatError &e) {
-		ThrowFileError(path, e);
-	}
-}
 
 //! A hive key's value in file `f`, as the bytes of its text (hive values are text in paths).
 void HiveKey(const GroupedBindData &bind, idx_t f, idx_t column, bool &is_null, std::string &key) {
@@ -176,13 +193,8 @@ struct GroupedGlobalState : public GlobalTableFunctionState {
 	idx_t next_row = 0;
 };
 
-//! The filters of a grouped scan over its plain file columns.
 ZoneFilter FilterOf(ClientContext &context, const GroupedBindData &bind) {
-	FilterColumns columns;
-	columns.type = [&bind](idx_t field) -> const vtx::ColumnType & { return bind.fields[field].type; };
-	columns.stats = [](const vtx::ZoneMeta &zone, idx_t field) -> const vtx::ZoneStats & { return zone.chunks[field].stats; };
-	return ZoneFilter(context, bind.filters, bind.expressions, bind.fields, bind.field_types, bind.file_columns, bind.files,
-	                  std::move(columns));
+	return GroupedFilterOf(context, bind);
 }
 
 //! Per key: an evaluator of its bucket function, or null (bucket_keys.hpp).
@@ -306,17 +318,7 @@ void AccumulateZone(const GroupedBindData &bind, const GroupedGlobalState &g, co
 	auto &meta = *file.meta;
 	auto &path = bind.files[item.file].path;
 	const uint64_t rows = meta.zones[item.zone].rows;
-	std::map<idx_t, const vtx::DecodedColumn *> decoded;
-	auto column = [&](idx_t field) -> const vtx::DecodedColumn & {
-		auto it = decoded.find(field);
-		if (it != decoded.end()) {
-			return *it->second;
-		}
-		auto &chunk = l.buffers[field];
-		ReadColumn(*file.source, meta, item.zone, field, path, chunk);
-		decoded[field] = &chunk;
-		return chunk;
-	};
+	ZoneDecoder column(file, item.zone, path, l.buffers);
 	// Rows of a straddling zone that pass every filter (none: nothing to group; all: no mask).
 	auto match = item.match;
 	if (match == ZoneMatch::SOME) {
@@ -404,6 +406,9 @@ std::vector<vector<Value>> KeyValues(ClientContext &context, const GroupedBindDa
 
 unique_ptr<GlobalTableFunctionState> GroupedInit(ClientContext &context, TableFunctionInitInput &input) {
 	auto &bind = input.bind_data->Cast<GroupedBindData>();
+	if (bind.sorted) {
+		return SortedGroupsInit(context, input);
+	}
 	ValueColumns values(bind.aggregates);
 	std::vector<vtx::ColumnType> key_types, value_types;
 	for (idx_t i = 0; i < bind.keys.size(); i++) {
@@ -443,8 +448,11 @@ unique_ptr<GlobalTableFunctionState> GroupedInit(ClientContext &context, TableFu
 
 unique_ptr<LocalTableFunctionState> GroupedInitLocal(ExecutionContext &context, TableFunctionInitInput &input,
                                                      GlobalTableFunctionState *gstate) {
-	auto &g = gstate->Cast<GroupedGlobalState>();
 	auto &bind = input.bind_data->Cast<GroupedBindData>();
+	if (bind.sorted) {
+		return SortedGroupsInitLocal(context, input, gstate);
+	}
+	auto &g = gstate->Cast<GroupedGlobalState>();
 	auto l = make_uniq<GroupedLocalState>(g.NewAccumulation(), FilterOf(context.client, bind), BucketsOf(context.client, bind));
 	std::lock_guard<std::mutex> guard(g.lock);
 	l->id = g.registered++;
@@ -483,6 +491,10 @@ void BuildRows(ClientContext &context, const GroupedBindData &bind, GroupedGloba
 //! into the whole and emits every group (a thread that starts after that finds nothing to do).
 void GroupedScan(ClientContext &context, TableFunctionInput &data, DataChunk &output) {
 	auto &bind = data.bind_data->Cast<GroupedBindData>();
+	if (bind.sorted) {
+		SortedGroupsScan(context, data, output);
+		return;
+	}
 	auto &g = data.global_state->Cast<GroupedGlobalState>();
 	auto &l = data.local_state->Cast<GroupedLocalState>();
 	if (!l.done) {
@@ -523,6 +535,9 @@ void GroupedScan(ClientContext &context, TableFunctionInput &data, DataChunk &ou
 //! One batch per thread: lets DuckDB run the scan on several threads where it preserves order
 //! (only one thread ever emits rows).
 OperatorPartitionData GroupedPartitionData(ClientContext &, TableFunctionGetPartitionInput &input) {
+	if (input.bind_data->Cast<GroupedBindData>().sorted) {
+		return OperatorPartitionData(SortedGroupsBatch(*input.local_state));
+	}
 	return OperatorPartitionData(input.local_state->Cast<GroupedLocalState>().id);
 }
 
@@ -537,6 +552,9 @@ InsertionOrderPreservingMap<string> GroupedToString(TableFunctionToStringInput &
 		list += (list.empty() ? "" : "\n") + a.display;
 	}
 	result["Pushed Groups"] = groups;
+	if (bind.sorted) {
+		result["Grouped As"] = "sorted runs";
+	}
 	result["Pushed Aggregates"] = list;
 	if (!bind.order.empty()) {
 		string order;
@@ -576,6 +594,7 @@ void GroupedSerialize(Serializer &s, const optional_ptr<FunctionData> bind_p, co
 	});
 	SerializeExpressionFilters(s, 112, bind.expressions);
 	SerializeFileColumns(s, 113, bind.file_columns); // 113-117
+	s.WritePropertyWithDefault<bool>(119, "sorted", bind.sorted, false);
 	s.WriteList(118, "key_buckets", bind.key_buckets.size(), [&](Serializer::List &list, idx_t i) {
 		list.WriteObject([&](Serializer &obj) {
 			obj.WritePropertyWithDefault(1, "bucket", bind.key_buckets[i]);
@@ -613,6 +632,7 @@ unique_ptr<FunctionData> GroupedDeserialize(Deserializer &d, TableFunction &) {
 	});
 	bind->expressions = DeserializeExpressionFilters(d, 112);
 	bind->file_columns = DeserializeFileColumns(d, 113);
+	bind->sorted = d.ReadPropertyWithExplicitDefault<bool>(119, "sorted", false);
 	d.ReadList(118, "key_buckets", [&](Deserializer::List &list, idx_t) {
 		list.ReadObject([&](Deserializer &obj) {
 			bind->key_buckets.push_back(obj.ReadPropertyWithDefault<unique_ptr<Expression>>(1, "bucket"));

@@ -3,7 +3,10 @@
 // statistics where a zone's keys are constant and from decoded rows elsewhere.
 #pragma once
 #include "grouped_order.hpp"
+#include "../scan/plan_guard.hpp"
 #include "pushed_aggregate.hpp"
+
+#include <map>
 
 namespace vortex {
 
@@ -28,6 +31,8 @@ struct GroupedBindData : public duckdb::TableFunctionData {
 	FileColumns file_columns;                  //! partition keys and file names of `files`, for `expressions`
 	std::vector<std::string> file_filters; //! partition / filename filters that pruned `files`, for EXPLAIN
 	std::vector<KeyOrder> order; //! the query's ORDER BY, when taken into the scan (grouped_order.hpp)
+	//! Grouped as runs of a key the zones are sorted by (sorted_grouped_scan.hpp), not in a table of groups.
+	bool sorted = false;
 
 	duckdb::unique_ptr<duckdb::FunctionData> Copy() const override;
 	bool Equals(const duckdb::FunctionData &other) const override;
@@ -54,5 +59,28 @@ struct GroupedBindData : public duckdb::TableFunctionData {
 };
 
 duckdb::TableFunction GetGroupedAggregateFunction();
+
+//! The columns of one zone of a planned file, each decoded at most once, into buffers a thread
+//! keeps from zone to zone (fresh zone-sized buffers cost a page fault per page).
+class ZoneDecoder {
+public:
+	ZoneDecoder(const PlannedFile &file, duckdb::idx_t zone, const std::string &path,
+	            std::map<duckdb::idx_t, vtx::DecodedColumn> &buffers)
+	    : file(file), zone(zone), path(path), buffers(buffers) {
+	}
+	//! Column `field` of the zone; a corrupt segment is an error naming the file.
+	const vtx::DecodedColumn &operator()(duckdb::idx_t field);
+
+private:
+	const PlannedFile &file;
+	duckdb::idx_t zone;
+	const std::string &path;
+	std::map<duckdb::idx_t, vtx::DecodedColumn> &buffers;
+	std::map<duckdb::idx_t, const vtx::DecodedColumn *> decoded;
+};
+
+class ZoneFilter;
+//! One thread's view of a grouped scan's filters.
+ZoneFilter GroupedFilterOf(duckdb::ClientContext &context, const GroupedBindData &bind);
 
 } // namespace vortex

@@ -47,7 +47,8 @@ LogicalGet *ResolveKey(LogicalOperator &top, ColumnBinding binding, KeyOrder &te
 		case LogicalOperatorType::LOGICAL_GET: {
 			auto &get = node->Cast<LogicalGet>();
 			auto *bind = dynamic_cast<GroupedBindData *>(get.bind_data.get());
-			if (!bind || binding.table_index != get.table_index || !get.projection_ids.empty()) {
+			// A sorted grouped scan hands groups on from several threads, in no order.
+			if (!bind || bind->sorted || binding.table_index != get.table_index || !get.projection_ids.empty()) {
 				return nullptr;
 			}
 			auto &ids = get.GetColumnIds();

@@ -8,6 +8,7 @@
 #include "duckdb_semantics.hpp"
 #include "grouped_aggregate.hpp"
 #include "pushed_aggregate.hpp"
+#include "sorted_grouped_scan.hpp"
 #include "../scan/scan_bind_data.hpp"
 #include "../scan/scan_filters.hpp"
 #include "duckdb/planner/filter/conjunction_filter.hpp"
@@ -804,8 +805,9 @@ bool CheapToGroup(ClientContext &context, const ScanBindData &scan, const std::v
 //! Replaces the grouped aggregate by a scan emitting [keys..., aggregates...] per group. The
 //! get takes the aggregate's group_index as its table index, so the keys' bindings hold; the
 //! aggregates' bindings (aggregate_index, j) are rewritten above it to (group_index, keys + j).
+//! `sorted`: only where SortedKeyZones holds (the aggregate is left to DuckDB otherwise).
 void PushGrouped(LogicalAggregate &agg, const Chain &chain, std::vector<GroupKey> group_keys, PushedBindData pushed,
-                 unique_ptr<LogicalOperator> &op, vector<ReplacementBinding> &rebind) {
+                 unique_ptr<LogicalOperator> &op, vector<ReplacementBinding> &rebind, bool sorted) {
 	auto bind = make_uniq<GroupedBindData>();
 	std::vector<idx_t> keys;
 	vector<unique_ptr<Expression>> transforms;
@@ -845,6 +847,10 @@ void PushGrouped(LogicalAggregate &agg, const Chain &chain, std::vector<GroupKey
 		}
 	}
 	bind->key_transforms = std::move(transforms);
+	bind->sorted = sorted;
+	if (sorted && !SortedKeyZones(*bind)) {
+		return;
+	}
 	for (idx_t i = 0; i < agg.expressions.size(); i++) {
 		types.push_back(agg.expressions[i]->return_type);
 		names.push_back(bind->aggregates[i].display);
@@ -964,11 +970,18 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 	}
 	if (grouped) {
 		// The same filters as the ungrouped path, classified per zone at execution.
-		if (!TakeFilters(context, chain, *bind, false) ||
-		    !CheapToGroup(context, *chain.scan, bind->files, bind->filters, keys)) {
+		if (!TakeFilters(context, chain, *bind, false)) {
 			return;
 		}
-		PushGrouped(agg, chain, std::move(keys), std::move(*bind), op, rebind);
+		if (CheapToGroup(context, *chain.scan, bind->files, bind->filters, keys)) {
+			PushGrouped(agg, chain, std::move(keys), std::move(*bind), op, rebind, false);
+			return;
+		}
+		// Too many groups a zone for a table of groups: still pushed where the zones are sorted
+		// by the key (sorted_grouped_scan.hpp), whose groups then cost no lookup at all.
+		if (SettingEnabled(context, kSortedGroupsSetting)) {
+			PushGrouped(agg, chain, std::move(keys), std::move(*bind), op, rebind, true);
+		}
 		return;
 	}
 	if (!TakeFilters(context, chain, *bind, true)) {

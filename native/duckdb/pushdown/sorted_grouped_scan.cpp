@@ -1,0 +1,369 @@
+#include "sorted_grouped_scan.hpp"
+
+#include "../../compute/sorted_groups.hpp"
+#include "../../compute/zone_mask.hpp"
+#include "../../format/reader.hpp"
+#include "../scan/plan_guard.hpp"
+#include "zone_filters.hpp"
+#include "../type_mapping.hpp"
+#include "duckdb/execution/expression_executor.hpp"
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <unordered_map>
+
+namespace vortex {
+
+using namespace duckdb;
+using vtx::compute::IntegerLayout;
+using vtx::compute::SortedAggregate;
+using vtx::compute::SortedGroups;
+using vtx::compute::ZoneMatch;
+
+namespace {
+
+//! A fixed-width integer column as the compute layer reads it; false for anything else.
+bool LayoutOf(const vtx::ColumnType &type, IntegerLayout &layout) {
+	const auto kind = type.Kind();
+	const auto width = type.ByteWidth();
+	if (type.IsNested() || (kind != vtx::PhysicalKind::SIGNED && kind != vtx::PhysicalKind::UNSIGNED) ||
+	    (width != 1 && width != 2 && width != 4 && width != 8)) {
+		return false;
+	}
+	layout.width = static_cast<uint8_t>(width);
+	layout.is_signed = kind == vtx::PhysicalKind::SIGNED;
+	return true;
+}
+
+bool IntegerPhysical(PhysicalType t) {
+	switch (t) {
+	case PhysicalType::INT8:
+	case PhysicalType::INT16:
+	case PhysicalType::INT32:
+	case PhysicalType::INT64:
+	case PhysicalType::UINT8:
+	case PhysicalType::UINT16:
+	case PhysicalType::UINT32:
+	case PhysicalType::UINT64: return true;
+	default: return false;
+	}
+}
+
+
+//! What a pushed aggregate becomes over runs; false where it cannot be computed exactly there:
+//! values other than integers and DECIMALs of at most 18 digits (a DECIMAL as DuckDB bound it,
+//! unrescaled), results of another physical type than DuckDB's.
+bool SpecOf(const GroupedBindData &bind, const PushedAggregate &a, SortedAggregate &kind) {
+	if (a.kind == AggregateKind::COUNT_STAR) {
+		kind = SortedAggregate::COUNT_STAR;
+		return a.result_type == LogicalType::BIGINT;
+	}
+	if (a.field >= bind.fields.size()) {
+		return false;
+	}
+	IntegerLayout layout;
+	auto &stored = bind.field_types[a.field];
+	const bool decimal = stored.id() == LogicalTypeId::DECIMAL && stored.InternalType() != PhysicalType::INT128;
+	if (!LayoutOf(bind.fields[a.field].type, layout) || !(IsPlainInteger(stored) || decimal) ||
+	    (decimal ? a.bound_type != stored : !IsPlainInteger(a.bound_type))) {
+		return false;
+	}
+	switch (a.kind) {
+	case AggregateKind::COUNT: kind = SortedAggregate::COUNT; return a.result_type == LogicalType::BIGINT;
+	case AggregateKind::SUM: kind = SortedAggregate::SUM; return a.result_type.InternalType() == PhysicalType::INT128;
+	case AggregateKind::MIN:
+	case AggregateKind::MAX:
+		kind = a.kind == AggregateKind::MIN ? SortedAggregate::MIN : SortedAggregate::MAX;
+		return a.result_type == a.bound_type;
+	default: return false;
+	}
+}
+
+struct SortedWork {
+	idx_t file;
+	idx_t zone;
+	ZoneMatch match;
+	std::vector<ZoneMatch> matches;
+};
+
+struct SortedGlobalState : public GlobalTableFunctionState {
+	idx_t MaxThreads() const override {
+		return max_threads;
+	}
+	IntegerLayout key;
+	std::vector<IntegerLayout> values;
+	std::vector<idx_t> value_fields;
+	std::vector<vtx::compute::SortedAggregateSpec> specs;
+	vector<column_t> column_ids;
+	std::vector<PlannedFile> files;
+	std::vector<SortedWork> work;
+	std::atomic<idx_t> next_work {0};
+	idx_t max_threads = 1;
+	std::mutex lock;
+	//! Zones' first and last groups, merged by key: they may continue in the neighbouring zones.
+	SortedGroups edges;
+	std::unordered_map<uint64_t, size_t> edge_index;
+	idx_t registered = 0, finished = 0;
+	bool emitted = false;
+};
+
+struct SortedLocalState : public LocalTableFunctionState {
+	SortedLocalState(const SortedGlobalState &g, ZoneFilter filter_p)
+	    : grouper(g.key, g.values, g.specs), filter(std::move(filter_p)) {
+	}
+	idx_t id = 0;
+	vtx::compute::SortedGrouper grouper;
+	ZoneFilter filter;
+	std::map<idx_t, vtx::DecodedColumn> buffers; //! reused from zone to zone
+	vtx::compute::ZoneMask mask;
+	SortedGroups groups;
+	size_t next = 0, end = 0; //! groups[next, end) are still to be handed on
+	bool done = false;
+	std::unique_ptr<ExpressionExecutor> transform; //! the key's compressed materialization, if any
+	DataChunk raw_keys;
+};
+
+//! Groups zone `item` into l.groups; the first and last group go to the shared edges.
+void GroupZone(const GroupedBindData &bind, SortedGlobalState &g, SortedLocalState &l, const SortedWork &item) {
+	auto &file = g.files[item.file];
+	auto &meta = *file.meta;
+	auto &zone = meta.zones[item.zone];
+	auto &path = bind.files[item.file].path;
+	ZoneDecoder column(file, item.zone, path, l.buffers);
+	l.groups.Clear(g.specs.size());
+	l.next = l.end = 0;
+	auto match = item.match;
+	if (match == ZoneMatch::SOME) {
+		match = l.filter.Filter(zone, item.file, item.matches, column, l.mask);
+		if (match == ZoneMatch::NONE) {
+			return;
+		}
+	}
+	const auto &keys = column(bind.keys[0]);
+	std::vector<const vtx::DecodedColumn *> values;
+	for (auto f : g.value_fields) {
+		values.push_back(&column(f));
+	}
+	l.grouper.GroupZone(keys, values, match == ZoneMatch::SOME ? l.mask.Rows() : nullptr, zone.rows, l.groups);
+	const size_t n = l.groups.Size();
+	if (n == 0) {
+		return;
+	}
+	{
+		std::lock_guard<std::mutex> guard(g.lock);
+		for (size_t i : {size_t(0), n - 1}) {
+			auto it = g.edge_index.find(l.groups.keys[i]);
+			if (it == g.edge_index.end()) {
+				g.edge_index.emplace(l.groups.keys[i], g.edges.Size());
+				l.grouper.CopyGroup(g.edges, l.groups, i);
+			} else {
+				l.grouper.MergeGroup(g.edges, it->second, l.groups, i);
+			}
+			if (n == 1) {
+				break;
+			}
+		}
+	}
+	l.next = 1;
+	l.end = n > 1 ? n - 1 : 1;
+}
+
+//! A 128-bit value into row `row` of a flat vector of an integer physical type.
+void StoreInteger(Vector &vec, idx_t row, __int128 v) {
+	switch (vec.GetType().InternalType()) {
+	case PhysicalType::INT8: FlatVector::GetData<int8_t>(vec)[row] = static_cast<int8_t>(v); break;
+	case PhysicalType::INT16: FlatVector::GetData<int16_t>(vec)[row] = static_cast<int16_t>(v); break;
+	case PhysicalType::INT32: FlatVector::GetData<int32_t>(vec)[row] = static_cast<int32_t>(v); break;
+	case PhysicalType::INT64: FlatVector::GetData<int64_t>(vec)[row] = static_cast<int64_t>(v); break;
+	case PhysicalType::UINT8: FlatVector::GetData<uint8_t>(vec)[row] = static_cast<uint8_t>(v); break;
+	case PhysicalType::UINT16: FlatVector::GetData<uint16_t>(vec)[row] = static_cast<uint16_t>(v); break;
+	case PhysicalType::UINT32: FlatVector::GetData<uint32_t>(vec)[row] = static_cast<uint32_t>(v); break;
+	case PhysicalType::UINT64: FlatVector::GetData<uint64_t>(vec)[row] = static_cast<uint64_t>(v); break;
+	case PhysicalType::INT128: FlatVector::GetData<hugeint_t>(vec)[row] = ToHugeint(v); break;
+	default: throw InternalException("vortex: a sorted group's value into a %s vector", vec.GetType().ToString());
+	}
+}
+
+//! Groups [begin, end) of `groups` as rows of `output`: its columns are g.column_ids, each the
+//! key (0) or an aggregate (1 + its index).
+void Emit(const GroupedBindData &bind, const SortedGlobalState &g, SortedLocalState &l, const SortedGroups &groups,
+          size_t begin, size_t end, DataChunk &output) {
+	const idx_t n = end - begin;
+	for (idx_t c = 0; c < g.column_ids.size(); c++) {
+		const auto id = g.column_ids[c];
+		auto &vec = output.data[c];
+		if (id == 0) {
+			Vector &raw = l.transform ? l.raw_keys.data[0] : vec;
+			if (l.transform) {
+				l.raw_keys.Reset();
+			}
+			for (idx_t i = 0; i < n; i++) {
+				StoreInteger(raw, i, g.key.Widen(groups.keys[begin + i]));
+			}
+			if (l.transform) {
+				l.raw_keys.SetCardinality(n);
+				l.transform->ExecuteExpression(l.raw_keys, vec);
+			}
+			continue;
+		}
+		if (id > bind.aggregates.size()) {
+			vec.SetVectorType(VectorType::CONSTANT_VECTOR);
+			ConstantVector::SetNull(vec, true);
+			continue;
+		}
+		const auto a = id - 1;
+		auto &validity = FlatVector::Validity(vec);
+		for (idx_t i = 0; i < n; i++) {
+			const size_t gi = begin + i;
+			switch (g.specs[a].kind) {
+			case SortedAggregate::COUNT_STAR: StoreInteger(vec, i, groups.rows[gi]); break;
+			case SortedAggregate::COUNT: StoreInteger(vec, i, groups.counts[a][gi]); break;
+			default:
+				if (groups.counts[a][gi] == 0) {
+					validity.SetInvalid(i);
+				} else {
+					StoreInteger(vec, i, groups.acc[a][gi]);
+				}
+			}
+		}
+	}
+	output.SetCardinality(n);
+}
+
+} // namespace
+
+bool SortedKeyZones(const GroupedBindData &bind) {
+	IntegerLayout key;
+	// Keys DuckDB holds as integers (not BOOLEAN), written back from their stored bytes.
+	if (bind.keys.size() != 1 || bind.key_buckets[0] || bind.IsHive(bind.keys[0]) ||
+	    !LayoutOf(bind.fields[bind.keys[0]].type, key) || !IntegerPhysical(bind.field_types[bind.keys[0]].InternalType())) {
+		return false;
+	}
+	for (auto &a : bind.aggregates) {
+		SortedAggregate kind;
+		if (!SpecOf(bind, a, kind)) {
+			return false;
+		}
+	}
+	bool any = false;
+	uint64_t last_max = 0;
+	for (auto &f : bind.files) {
+		for (auto &z : f.meta->zones) {
+			if (z.rows == 0) {
+				continue;
+			}
+			auto &s = z.chunks[bind.keys[0]].stats;
+			if (!s.has_minmax || !s.minmax_exact || s.nulls != 0 || s.min.size() != key.width ||
+			    s.max.size() != key.width) {
+				return false;
+			}
+			const uint64_t lo = key.Ordered(reinterpret_cast<const uint8_t *>(s.min.data()));
+			const uint64_t hi = key.Ordered(reinterpret_cast<const uint8_t *>(s.max.data()));
+			if (hi < lo || (any && lo < last_max)) {
+				return false;
+			}
+			last_max = hi;
+			any = true;
+		}
+	}
+	return any;
+}
+
+unique_ptr<GlobalTableFunctionState> SortedGroupsInit(ClientContext &context, TableFunctionInitInput &input) {
+	auto &bind = input.bind_data->Cast<GroupedBindData>();
+	auto g = make_uniq<SortedGlobalState>();
+	g->column_ids = input.column_ids;
+	LayoutOf(bind.fields[bind.keys[0]].type, g->key);
+	std::map<idx_t, size_t> slot;
+	for (auto &a : bind.aggregates) {
+		vtx::compute::SortedAggregateSpec spec;
+		if (!SpecOf(bind, a, spec.kind)) {
+			throw InternalException("vortex: a sorted grouped scan planned with %s", a.display);
+		}
+		if (spec.kind != SortedAggregate::COUNT_STAR) {
+			auto it = slot.find(a.field);
+			if (it == slot.end()) {
+				it = slot.emplace(a.field, g->value_fields.size()).first;
+				g->value_fields.push_back(a.field);
+				IntegerLayout layout;
+				LayoutOf(bind.fields[a.field].type, layout);
+				g->values.push_back(layout);
+			}
+			spec.value = it->second;
+		}
+		g->specs.push_back(spec);
+	}
+	g->edges.Clear(g->specs.size());
+	auto filter = GroupedFilterOf(context, bind);
+	std::vector<ZoneMatch> matches;
+	for (idx_t f = 0; f < bind.files.size(); f++) {
+		g->files.push_back(OpenPlannedFile(context, bind.files, f, bind.fields, bind.field_types));
+		auto &meta = *g->files.back().meta;
+		for (idx_t z = 0; z < meta.zones.size(); z++) {
+			if (meta.zones[z].rows == 0) {
+				continue;
+			}
+			const auto match = filter.Classify(meta.zones[z], f, matches);
+			if (match != ZoneMatch::NONE) {
+				g->work.push_back(SortedWork {f, z, match, matches});
+			}
+		}
+	}
+	g->max_threads =
+	    std::max<idx_t>(1, std::min<idx_t>(g->work.size(), TaskScheduler::GetScheduler(context).NumberOfThreads()));
+	return std::move(g);
+}
+
+unique_ptr<LocalTableFunctionState> SortedGroupsInitLocal(ExecutionContext &context, TableFunctionInitInput &input,
+                                                          GlobalTableFunctionState *gstate) {
+	auto &g = gstate->Cast<SortedGlobalState>();
+	auto &bind = input.bind_data->Cast<GroupedBindData>();
+	auto l = make_uniq<SortedLocalState>(g, GroupedFilterOf(context.client, bind));
+	if (bind.key_transforms[0]) {
+		l->transform = make_uniq<ExpressionExecutor>(context.client, *bind.key_transforms[0]);
+		l->raw_keys.Initialize(Allocator::Get(context.client), {bind.KeyType(0)});
+	}
+	std::lock_guard<std::mutex> guard(g.lock);
+	l->id = g.registered++;
+	return std::move(l);
+}
+
+void SortedGroupsScan(ClientContext &, TableFunctionInput &data, DataChunk &output) {
+	auto &bind = data.bind_data->Cast<GroupedBindData>();
+	auto &g = data.global_state->Cast<SortedGlobalState>();
+	auto &l = data.local_state->Cast<SortedLocalState>();
+	while (l.next >= l.end) {
+		if (l.done) {
+			output.SetCardinality(0);
+			return;
+		}
+		const auto idx = g.next_work.fetch_add(1);
+		if (idx < g.work.size()) {
+			GroupZone(bind, g, l, g.work[idx]);
+			continue;
+		}
+		l.done = true;
+		l.buffers.clear();
+		std::lock_guard<std::mutex> guard(g.lock);
+		g.finished++;
+		if (g.finished != g.registered || g.emitted) {
+			output.SetCardinality(0);
+			return;
+		}
+		// Every zone is grouped: the edges are whole now, and this thread hands them on.
+		g.emitted = true;
+		l.groups = std::move(g.edges);
+		l.next = 0;
+		l.end = l.groups.Size();
+	}
+	const size_t end = std::min<size_t>(l.end, l.next + STANDARD_VECTOR_SIZE);
+	Emit(bind, g, l, l.groups, l.next, end, output);
+	l.next = end;
+}
+
+idx_t SortedGroupsBatch(LocalTableFunctionState &local) {
+	return local.Cast<SortedLocalState>().id;
+}
+
+} // namespace vortex

@@ -1,0 +1,188 @@
+import { join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { answerText, explain, openDb, sqlString, tempDir } from './helpers';
+
+// GROUP BY a key the zones are sorted by, with many groups a zone (native/duckdb/pushdown/
+// sorted_grouped_scan.hpp): answered inside the reader as runs, where DuckDB's hash aggregate
+// would hold every group. Each answer is compared with a DuckDB native table's and with the
+// same scan with the sorted path off, on one and two threads; the plans say which path ran.
+
+let conn: DuckDBConnection;
+const dir = tempDir('vtx-sorted-groups-');
+let n = 0;
+
+beforeAll(async () => {
+  ({ conn } = await openDb());
+});
+
+const outcome = (sql: string) => answerText(conn, sql);
+
+/** Writes `select` (in its ORDER BY) to `files` .vtx files of contiguous slices, and a native table. */
+async function load(select: string, zone: number, files = 2): Promise<{ scan: string; table: string; paths: string[] }> {
+  const table = `s${n++}`;
+  await conn.run(`CREATE TABLE ${table} AS ${select}`);
+  const total = Number((await conn.runAndReadAll(`SELECT count(*) FROM ${table}`)).getRowsJS()[0][0]);
+  const per = Math.ceil(total / files);
+  const paths: string[] = [];
+  for (let f = 0; f < files; f++) {
+    paths.push(join(dir, `${table}-${f}.vtx`));
+    await conn.run(
+      `COPY (SELECT * FROM ${table} LIMIT ${per} OFFSET ${f * per}) TO ${sqlString(paths[f])} (FORMAT vortex, ROW_GROUP_SIZE ${zone})`,
+    );
+  }
+  return { scan: `vortex_scan(${sqlString(join(dir, `${table}-*.vtx`))})`, table, paths };
+}
+
+async function sortedPath(sql: string): Promise<boolean> {
+  const plan = await explain(conn, sql);
+  const sorted = plan.includes('Grouped As');
+  if (sorted && /HASH_GROUP_BY|PERFECT_HASH_GROUP_BY/.test(plan)) throw new Error(`both paths in one plan:\n${plan}`);
+  return sorted;
+}
+
+/** The scan's answer on one and two threads and with the sorted path off, each equal to the table's. */
+async function expectSameAnswers(query: (from: string) => string, scan: string, table: string): Promise<void> {
+  const native = await outcome(query(table));
+  expect(native.startsWith('error'), native).toBe(false);
+  for (const threads of [1, 2]) {
+    await conn.run(`SET threads = ${threads}`);
+    expect(await outcome(query(scan)), `${query(scan)} (threads=${threads})`).toBe(native);
+  }
+  await conn.run('RESET threads');
+  await conn.run('SET vortex_pushdown_sorted_groups = false');
+  try {
+    expect(await sortedPath(query(scan))).toBe(false);
+    expect(await outcome(query(scan)), `${query(scan)} (sorted path off)`).toBe(native);
+  } finally {
+    await conn.run('RESET vortex_pushdown_sorted_groups');
+  }
+}
+
+// Keys of every integer-like type, about three rows a key (so every zone of 1,000 rows holds
+// hundreds of groups, more than the table of groups takes), runs crossing zone and file edges.
+const KEYS: Array<{ type: string; expr: string }> = [
+  { type: 'BIGINT', expr: '(i // 3)::BIGINT * 1000000007 - 4000000000000' },
+  { type: 'INTEGER', expr: '(i // 3)::INTEGER - 5000' },
+  { type: 'SMALLINT', expr: '(i // 3)::SMALLINT - 1000' },
+  { type: 'TINYINT', expr: '((i // 50) - 120)::TINYINT' },
+  { type: 'UBIGINT', expr: '(i // 3)::UBIGINT + 18000000000000000000' },
+  { type: 'UINTEGER', expr: '(i // 3)::UINTEGER + 4000000000' },
+  { type: 'DATE', expr: "DATE '1990-01-01' + (i // 3)::INTEGER" },
+  { type: 'TIMESTAMP', expr: "TIMESTAMP '2024-01-01' + INTERVAL ((i // 3)) SECOND" },
+  { type: 'DECIMAL(15,2)', expr: '((i // 3) / 4)::DECIMAL(15,2)' },
+];
+
+const VALUES = `CASE WHEN i % 7 = 0 THEN NULL ELSE (hash(i) % 100000)::BIGINT - 50000 END AS x,
+  ((hash(i * 3) % 20000)::DECIMAL(15,2) / 8)::DECIMAL(15,2) AS d,
+  CASE WHEN i % 5 = 0 THEN NULL ELSE 18000000000000000000::UBIGINT + (hash(i * 7) % 1000)::UBIGINT END AS u,
+  ((hash(i * 11) % 200)::INTEGER - 100)::TINYINT AS t,
+  CASE WHEN (i // 3) % 4 = 0 THEN NULL ELSE (hash(i * 13) % 1000)::INTEGER END AS sparse,
+  ((hash(i * 19) % 3)::BIGINT - 1) * 4000000000000000000 + (hash(i * 23) % 1000)::BIGINT AS big`;
+
+const AGGREGATES =
+  'count(*), count(x), sum(x), min(x), max(x), sum(d), min(d), max(d), min(u), max(u), min(t), sum(t), count(sparse), sum(sparse), max(sparse), sum(big), min(big)';
+
+describe('GROUP BY a sorted key, every integer-like key type', () => {
+  it.each(KEYS)('$type', async ({ expr }) => {
+    const { scan, table } = await load(`SELECT ${expr} AS k, ${VALUES} FROM range(12000) t(i) ORDER BY i`, 1000);
+    const query = (from: string) => `SELECT k, ${AGGREGATES} FROM ${from} GROUP BY k ORDER BY k`;
+    expect(await sortedPath(query(scan)), query(scan)).toBe(true);
+    await expectSameAnswers(query, scan, table);
+  });
+});
+
+describe('groups across zones and files', () => {
+  let scan = '';
+  let table = '';
+  beforeAll(async () => {
+    // Key 0 fills the first zones whole and reaches into the next; later keys have 1 to 5 rows,
+    // one key straddling the two files.
+    ({ scan, table } = await load(
+      `SELECT CASE WHEN i < 3500 THEN 0 ELSE (i - 3500) // (1 + i % 5) + 1 END::BIGINT AS k, ${VALUES}
+       FROM range(20000) t(i) ORDER BY k, i`,
+      1000,
+    ));
+  });
+  const SHAPES = [
+    `SELECT k, ${AGGREGATES} FROM SRC GROUP BY k`,
+    'SELECT k, count(*) FROM SRC GROUP BY k',
+    'SELECT k, min(x), max(x) FROM SRC GROUP BY k',
+    'SELECT sum(x), k FROM SRC GROUP BY k', // the key after the aggregates
+    'SELECT k, sum(x) FROM SRC WHERE x > 0 GROUP BY k', // zones straddle the filter
+    'SELECT k, sum(x), count(*) FROM SRC WHERE k BETWEEN 1000 AND 1500 GROUP BY k', // zones skipped
+    'SELECT k, sum(x) FROM SRC WHERE x IS NULL GROUP BY k', // only NULL values in most groups
+    'SELECT k, count(*) FROM SRC GROUP BY k HAVING count(*) > 3',
+    'SELECT count(*), sum(c) FROM (SELECT k, count(*) AS c FROM SRC GROUP BY k)',
+  ];
+  it.each(SHAPES)('%s', async (shape) => {
+    const query = (from: string) => `${shape.replace('SRC', from)} ORDER BY ALL`;
+    expect(await sortedPath(query(scan)), query(scan)).toBe(true);
+    await expectSameAnswers(query, scan, table);
+  });
+});
+
+describe('zones whose rows are not in key order', () => {
+  it('are grouped in a sorted copy when the zones ranges still follow each other', async () => {
+    // Each zone's 1,024 rows (COPY cuts zones at whole vectors) hold the keys of one block, permuted.
+    const { scan, table } = await load(
+      `SELECT ((i // 1024) * 1024 + (i * 7919) % 1024) // 3 AS k, ${VALUES} FROM range(10240) t(i) ORDER BY i`,
+      1024,
+    );
+    const query = (from: string) => `SELECT k, ${AGGREGATES} FROM ${from} GROUP BY k ORDER BY k`;
+    expect(await sortedPath(query(scan))).toBe(true);
+    await expectSameAnswers(query, scan, table);
+    const filtered = (from: string) => `SELECT k, sum(x), count(*) FROM ${from} WHERE x < 1000 GROUP BY k ORDER BY k`;
+    await expectSameAnswers(filtered, scan, table);
+  });
+});
+
+describe('left to DuckDB', () => {
+  const CASES: Array<{ name: string; select: string; files?: number; zone?: number; query?: string }> = [
+    {
+      name: 'zones whose ranges overlap (blocks not aligned with the zones)',
+      select: `SELECT ((i // 700) * 700 + (i * 7919) % 700) // 3 AS k, ${VALUES} FROM range(10000) t(i) ORDER BY i`,
+    },
+    {
+      name: 'files in descending key order',
+      select: `SELECT (20000 - i) // 3 AS k, ${VALUES} FROM range(10000) t(i) ORDER BY i`,
+    },
+    {
+      name: 'NULL keys',
+      select: `SELECT CASE WHEN i % 1000 = 0 THEN NULL ELSE i // 3 END AS k, ${VALUES} FROM range(10000) t(i) ORDER BY i`,
+    },
+    {
+      name: 'averages',
+      select: `SELECT i // 3 AS k, ${VALUES} FROM range(10000) t(i) ORDER BY i`,
+      query: 'SELECT k, avg(x) FROM SRC GROUP BY k ORDER BY ALL',
+    },
+    {
+      name: 'string keys',
+      select: `SELECT lpad((i // 3)::VARCHAR, 8, '0') AS k, ${VALUES} FROM range(10000) t(i) ORDER BY i`,
+    },
+    {
+      name: 'two keys',
+      select: `SELECT i // 3 AS k, i // 6 AS k2, ${VALUES} FROM range(10000) t(i) ORDER BY i`,
+      query: 'SELECT k, k2, sum(x) FROM SRC GROUP BY k, k2 ORDER BY ALL',
+    },
+  ];
+  it.each(CASES)('$name', async ({ select, query: shape }) => {
+    const { scan, table } = await load(select, 1000);
+    const query = (from: string) => (shape ?? `SELECT k, count(*), sum(x), min(d) FROM SRC GROUP BY k ORDER BY ALL`).replace('SRC', from);
+    expect(await sortedPath(query(scan))).toBe(false);
+    expect(await outcome(query(scan))).toBe(await outcome(query(table)));
+  });
+});
+
+describe('the sorted path in EXPLAIN and its setting', () => {
+  it('shows how the groups were formed, and SET vortex_pushdown_sorted_groups = false turns it off', async () => {
+    const { scan } = await load(`SELECT i // 3 AS k, ${VALUES} FROM range(6000) t(i) ORDER BY i`, 1000, 1);
+    const sql = `SELECT k, sum(x) FROM ${scan} GROUP BY k`;
+    const plan = await explain(conn, sql);
+    expect(plan).toContain('VORTEX_SCAN_GROUPED');
+    expect(plan).toContain('sorted runs');
+    await conn.run('SET vortex_pushdown_sorted_groups = false');
+    expect(await explain(conn, sql)).toMatch(/HASH_GROUP_BY/);
+    await conn.run('RESET vortex_pushdown_sorted_groups');
+  });
+});
