@@ -150,6 +150,18 @@ void GroupZone(const GroupedBindData &bind, SortedGlobalState &g, SortedLocalSta
 	if (n == 0) {
 		return;
 	}
+	// The plan relies on the zone's statistics (a key strictly inside its range is in no other
+	// zone): keys outside the range they state would be handed on twice. Groups come in key order.
+	auto &stats = zone.chunks[bind.keys[0]].stats;
+	const uint64_t first = l.groups.keys[0], last = l.groups.keys[n - 1];
+	if (g.key.Ordered(reinterpret_cast<const uint8_t *>(&first)) <
+	        g.key.Ordered(reinterpret_cast<const uint8_t *>(stats.min.data())) ||
+	    g.key.Ordered(reinterpret_cast<const uint8_t *>(&last)) >
+	        g.key.Ordered(reinterpret_cast<const uint8_t *>(stats.max.data()))) {
+		ThrowFileError(path, vtx::FormatError("zone " + std::to_string(item.zone) + " of column \"" +
+		                                      bind.fields[bind.keys[0]].name +
+		                                      "\" holds values outside its statistics' min and max"));
+	}
 	{
 		std::lock_guard<std::mutex> guard(g.lock);
 		for (size_t i : {size_t(0), n - 1}) {
