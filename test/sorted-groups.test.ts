@@ -180,6 +180,27 @@ describe('left to DuckDB', () => {
   });
 });
 
+describe('rows handed on by several threads', () => {
+  it('without ORDER BY, into the order-preserving and the parallel result collectors alike', async () => {
+    const { scan, table } = await load(`SELECT i // 3 AS k, ${VALUES} FROM range(60000) t(i) ORDER BY i`, 1024, 3);
+    const sql = (from: string) => `SELECT k, count(*), sum(x) FROM ${from} GROUP BY k`;
+    expect(await sortedPath(sql(scan))).toBe(true);
+    const sorted = (text: string) => {
+      const parsed = JSON.parse(text) as { types: string[]; rows: string[][] };
+      return JSON.stringify({ types: parsed.types, rows: parsed.rows.map((r) => JSON.stringify(r)).sort() });
+    };
+    const native = sorted(await outcome(sql(table)));
+    for (const order of [true, false]) {
+      await conn.run(`SET preserve_insertion_order = ${order}`);
+      await conn.run('SET threads = 2');
+      expect(sorted(await outcome(sql(scan))), `preserve_insertion_order = ${order}`).toBe(native);
+      expect(await outcome(`SELECT count(*), count(DISTINCT k) FROM (${sql(scan)})`)).toBe(await outcome(`SELECT count(*), count(DISTINCT k) FROM (${sql(table)})`));
+    }
+    await conn.run('RESET preserve_insertion_order');
+    await conn.run('RESET threads');
+  });
+});
+
 describe('the sorted path in EXPLAIN and its setting', () => {
   it('shows how the groups were formed, and SET vortex_pushdown_sorted_groups = false turns it off', async () => {
     const { scan } = await load(`SELECT i // 3 AS k, ${VALUES} FROM range(6000) t(i) ORDER BY i`, 1000, 1);
