@@ -66,8 +66,9 @@ export const groupedPushdown = Object.freeze({ setting: 'vortex_pushdown_grouped
  *   of every zone before it (files in the scan's order) — so a key strictly between a zone's first
  *   and last key occurs in no other zone, and only zones' first and last groups are merged across
  *   zones;
- * - every aggregate is count(*), or count, sum, min or max of an integer or DECIMAL (at most 18
- *   digits) column allowed by the rules above; sums are exact 128-bit integers, as DuckDB's.
+ * - every aggregate is count(*), or count, sum, avg, min or max of an integer or DECIMAL (at most 18
+ *   digits) column allowed by the rules above; sums are exact 128-bit integers, as DuckDB's, and
+ *   averages are finished from them as DuckDB finishes its own (duckdb_semantics.cpp).
  * A zone whose rows turn out not to be in key order is grouped in a sorted copy of its rows. Filters
  * apply as for any grouped aggregate. `EXPLAIN` shows `Grouped As: sorted runs`. Lives in
  * native/duckdb/pushdown/sorted_grouped_scan.cpp and native/compute/sorted_groups.cpp.

@@ -87,7 +87,7 @@ const VALUES = `CASE WHEN i % 7 = 0 THEN NULL ELSE (hash(i) % 100000)::BIGINT - 
   ((hash(i * 19) % 3)::BIGINT - 1) * 4000000000000000000 + (hash(i * 23) % 1000)::BIGINT AS big`;
 
 const AGGREGATES =
-  'count(*), count(x), sum(x), min(x), max(x), sum(d), min(d), max(d), min(u), max(u), min(t), sum(t), count(sparse), sum(sparse), max(sparse), sum(big), min(big)';
+  'count(*), count(x), sum(x), min(x), max(x), avg(x), sum(d), min(d), max(d), avg(d), min(u), max(u), min(t), sum(t), avg(t), count(sparse), sum(sparse), max(sparse), avg(sparse), sum(big), min(big), avg(big)';
 
 describe('GROUP BY a sorted key, every integer-like key type', () => {
   it.each(KEYS)('$type', async ({ expr }) => {
@@ -158,9 +158,9 @@ describe('left to DuckDB', () => {
       select: `SELECT CASE WHEN i % 1000 = 0 THEN NULL ELSE i // 3 END AS k, ${VALUES} FROM range(10000) t(i) ORDER BY i`,
     },
     {
-      name: 'averages',
-      select: `SELECT i // 3 AS k, ${VALUES} FROM range(10000) t(i) ORDER BY i`,
-      query: 'SELECT k, avg(x) FROM SRC GROUP BY k ORDER BY ALL',
+      name: 'float values',
+      select: `SELECT i // 3 AS k, ${VALUES}, (hash(i) % 1000)::DOUBLE / 7 AS f FROM range(10000) t(i) ORDER BY i`,
+      query: 'SELECT k, sum(f), avg(f) FROM SRC GROUP BY k ORDER BY ALL',
     },
     {
       name: 'string keys',
@@ -246,7 +246,7 @@ describe('random sorted data, differential', () => {
     files: fc.integer({ min: 1, max: 3 }),
     nullEvery: fc.constantFrom(0, 2, 9),
     filter: fc.constantFrom('', 'WHERE x > 10000', 'WHERE x IS NOT NULL AND x < 0', 'WHERE i % 5 <> 0'),
-    aggs: fc.subarray(['count(*)', 'count(x)', 'sum(x)', 'min(x)', 'max(x)', 'sum(d)', 'max(d)', 'min(i)'], { minLength: 1, maxLength: 5 }),
+    aggs: fc.subarray(['count(*)', 'count(x)', 'sum(x)', 'min(x)', 'max(x)', 'avg(x)', 'sum(d)', 'max(d)', 'avg(d)', 'min(i)'], { minLength: 1, maxLength: 5 }),
     threads: fc.constantFrom(1, 2),
   });
   it('pushed = not pushed = native table', async () => {

@@ -4,6 +4,7 @@
 #include "../../compute/zone_mask.hpp"
 #include "../../format/reader.hpp"
 #include "../scan/plan_guard.hpp"
+#include "duckdb_semantics.hpp"
 #include "zone_filters.hpp"
 #include "../type_mapping.hpp"
 #include "duckdb/execution/expression_executor.hpp"
@@ -72,6 +73,7 @@ bool SpecOf(const GroupedBindData &bind, const PushedAggregate &a, SortedAggrega
 	switch (a.kind) {
 	case AggregateKind::COUNT: kind = SortedAggregate::COUNT; return a.result_type == LogicalType::BIGINT;
 	case AggregateKind::SUM: kind = SortedAggregate::SUM; return a.result_type.InternalType() == PhysicalType::INT128;
+	case AggregateKind::AVG: kind = SortedAggregate::SUM; return a.result_type == LogicalType::DOUBLE; // sum / count
 	case AggregateKind::MIN:
 	case AggregateKind::MAX:
 		kind = a.kind == AggregateKind::MIN ? SortedAggregate::MIN : SortedAggregate::MAX;
@@ -95,6 +97,7 @@ struct SortedGlobalState : public GlobalTableFunctionState {
 	std::vector<IntegerLayout> values;
 	std::vector<idx_t> value_fields;
 	std::vector<vtx::compute::SortedAggregateSpec> specs;
+	std::vector<bool> average; //! per aggregate: avg, finished from its sum and count as DuckDB does
 	vector<column_t> column_ids;
 	std::vector<PlannedFile> files;
 	std::vector<SortedWork> work;
@@ -234,6 +237,9 @@ void Emit(const GroupedBindData &bind, const SortedGlobalState &g, SortedLocalSt
 			default:
 				if (groups.counts[a][gi] == 0) {
 					validity.SetInvalid(i);
+				} else if (g.average[a]) {
+					FlatVector::GetData<double>(vec)[i] =
+					    DuckDBIntegerAverage(groups.acc[a][gi], groups.counts[a][gi], bind.aggregates[a].bound_type);
 				} else {
 					StoreInteger(vec, i, groups.acc[a][gi]);
 				}
@@ -305,6 +311,7 @@ unique_ptr<GlobalTableFunctionState> SortedGroupsInit(ClientContext &context, Ta
 			spec.value = it->second;
 		}
 		g->specs.push_back(spec);
+		g->average.push_back(a.kind == AggregateKind::AVG);
 	}
 	g->edges.Clear(g->specs.size());
 	auto filter = GroupedFilterOf(context, bind);

@@ -11,8 +11,8 @@ namespace vortex {
 
 //! Whether a grouped aggregate over `files` can be answered as sorted runs: one key column of
 //! integers of at most 8 bytes, with exact statistics and no NULL in every zone, each zone's min
-//! at least the max of every zone before it (files in order); count(*), count, sum, min and max
-//! of such integer (or DECIMAL) columns.
+//! at least the max of every zone before it (files in order); count(*), count, sum, avg, min and
+//! max of such integer (or DECIMAL) columns.
 bool SortedKeyZones(const GroupedBindData &bind);
 
 duckdb::unique_ptr<duckdb::GlobalTableFunctionState> SortedGroupsInit(duckdb::ClientContext &context,
