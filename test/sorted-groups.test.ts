@@ -141,6 +141,15 @@ describe('zones whose rows are not in key order', () => {
     const filtered = (from: string) => `SELECT k, sum(x), count(*) FROM ${from} WHERE x < 1000 GROUP BY k ORDER BY k`;
     await expectSameAnswers(filtered, scan, table);
   });
+  it('keys far apart (sorted as pairs) as well as close together (counted into slots)', async () => {
+    const { scan, table } = await load(
+      `SELECT (((i // 1024) * 1024 + (i * 7919) % 1024) // 2) * 1000003 - 5000000000 AS k, ${VALUES} FROM range(10240) t(i) ORDER BY i`,
+      1024,
+    );
+    const query = (from: string) => `SELECT k, ${AGGREGATES} FROM ${from} GROUP BY k ORDER BY k`;
+    expect(await sortedPath(query(scan))).toBe(true);
+    await expectSameAnswers(query, scan, table);
+  });
 });
 
 describe('left to DuckDB', () => {

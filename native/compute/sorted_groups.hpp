@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 namespace vtx {
@@ -104,11 +105,17 @@ public:
 	}
 
 private:
+	//! Sorts `order` (rows of `keys`) by key.
+	void SortByKey(const uint8_t *keys);
+
 	IntegerLayout key;
 	std::vector<IntegerLayout> values;
 	std::vector<SortedAggregateSpec> aggregates;
 	std::vector<uint32_t> order;   //! a zone's selected rows (by key, where they were not in order)
 	std::vector<uint64_t> starts;  //! the position where each group begins
+	//! To sort a zone's rows by key where they were not in order (SortByKey).
+	std::vector<uint32_t> slots, sorted;
+	std::vector<std::pair<uint64_t, uint32_t>> pairs;
 };
 
 } // namespace compute
