@@ -1,6 +1,6 @@
 // Shared by the benchmarks: a registered connection, timing, data generation, printing.
 import { DuckDBInstance } from '@duckdb/node-api';
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -72,6 +72,27 @@ export async function timeOnce(conn, sql) {
   const start = process.hrtime.bigint();
   await conn.run(sql);
   return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+/**
+ * COPY's time per format, the median of `runs`: every COPY writes a new file (its target removed
+ * first), the formats taking turns at going first. The first COPY after a load finds less of the
+ * memory it needs already mapped, whichever format it writes, and overwriting a file frees the
+ * old one's pages at a different moment for an atomic writer (.vtx: rename) than for one that
+ * truncates (Parquet). `copies` maps a format to [sql, target path].
+ */
+export async function timeCopies(conn, copies, runs) {
+  const formats = Object.keys(copies);
+  const times = Object.fromEntries(formats.map((f) => [f, []]));
+  for (let r = 0; r < runs; r++) {
+    for (let k = 0; k < formats.length; k++) {
+      const f = formats[(k + r) % formats.length];
+      const [sql, target] = copies[f];
+      rmSync(target, { force: true });
+      times[f].push(await timeOnce(conn, sql));
+    }
+  }
+  return Object.fromEntries(formats.map((f) => [f, [...times[f]].sort((a, b) => a - b)[(runs - 1) >> 1]]));
 }
 
 export function fileSize(path) {

@@ -2,11 +2,11 @@
 // .vtx vs Parquet (DuckDB's defaults) on the same data, side by side in one process:
 // file size, COPY time, a full scan reading every value, and a selective filtered query; then
 // the same for a table of nested columns (STRUCT, LIST, MAP, ARRAY; format version 3).
-//   node bench/format.mjs [--rows=50000000] [--runs=3] [--nested-only]
-import { rmSync } from 'node:fs';
-import { connect, dataDir, dataSql, fileSize, fmtBytes, fmtMs, machine, parseArgs, q, table, time, timeOnce } from './common.mjs';
+//   node bench/format.mjs [--rows=50000000] [--runs=3] [--nested-only] [--copy-runs=3]
+// COPY times are medians of --copy-runs, the formats in alternating order (common.mjs, timeCopies).
+import { connect, dataDir, dataSql, fileSize, fmtBytes, fmtMs, machine, parseArgs, q, table, time, timeCopies } from './common.mjs';
 
-const args = parseArgs({ rows: 50_000_000, runs: 3, nestedOnly: false });
+const args = parseArgs({ rows: 50_000_000, runs: 3, nestedOnly: false, copyRuns: 3 });
 const dir = dataDir(`format-${args.rows}`);
 const { conn } = await connect();
 console.log(`# format benchmark: ${args.rows.toLocaleString()} rows; ${machine()}`);
@@ -15,11 +15,10 @@ if (!args.nestedOnly) {
   await conn.run(`CREATE TABLE data AS ${dataSql(args.rows)}`);
   const vtx = `${dir}/data.vtx`;
   const parquet = `${dir}/data.parquet`;
-  rmSync(vtx, { force: true });
-  rmSync(parquet, { force: true });
-
-  const copyVtx = await timeOnce(conn, `COPY data TO ${q(vtx)} (FORMAT vortex)`);
-  const copyParquet = await timeOnce(conn, `COPY data TO ${q(parquet)} (FORMAT parquet)`);
+  const { vortex: copyVtx, parquet: copyParquet } = await timeCopies(conn, {
+    vortex: [`COPY data TO ${q(vtx)} (FORMAT vortex)`, vtx],
+    parquet: [`COPY data TO ${q(parquet)} (FORMAT parquet)`, parquet],
+  }, args.copyRuns);
 
   const full = (from) => `SELECT sum(hash(id, run_int, small_int, amount, category, token, ts)) FROM ${from}`;
   const selective = (from) => `SELECT count(*), sum(amount), max(token) FROM ${from} WHERE id BETWEEN ${Math.floor(args.rows / 2)} AND ${Math.floor(args.rows / 2) + 100_000}`;
@@ -53,10 +52,10 @@ await conn.run(`CREATE OR REPLACE TABLE nested AS SELECT i AS id,
     [i % 7, i % 11, i % 13]::SMALLINT[3] AS vec
   FROM range(${args.rows}) r(i)`);
 const nvtx = `${dir}/nested.vtx`, nparquet = `${dir}/nested.parquet`;
-rmSync(nvtx, { force: true });
-rmSync(nparquet, { force: true });
-const ncopyV = await timeOnce(conn, `COPY nested TO ${q(nvtx)} (FORMAT vortex)`);
-const ncopyP = await timeOnce(conn, `COPY nested TO ${q(nparquet)} (FORMAT parquet)`);
+const { vortex: ncopyV, parquet: ncopyP } = await timeCopies(conn, {
+  vortex: [`COPY nested TO ${q(nvtx)} (FORMAT vortex)`, nvtx],
+  parquet: [`COPY nested TO ${q(nparquet)} (FORMAT parquet)`, nparquet],
+}, args.copyRuns);
 const nfull = (from) => `SELECT sum(hash(id, event, ids, attrs, vec)) FROM ${from}`;
 // Pushed on .vtx (answered from the fields' statistics), and a projection of one nested field
 // (float max: never pushed; only the field's stream is decoded).

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // TPC-H (issue 23): the 22 queries over .vtx with pushdown on and off, Parquet and DuckDB tables,
 // side by side in one process.
-//   node bench/tpch.mjs [--sf=1] [--runs=5] [--queries=1,6,13]
+//   node bench/tpch.mjs [--sf=1] [--runs=5] [--queries=1,6,13] [--copy-runs=3]
 // The tables come from the shared generator (TPCH_DIR, default ../shared/tpch beside the project
 // root; its gen.sh needs DUCKDB_MIRROR or the mirror where it looks by default), written once as
 // Parquet into bench/data/tpch-sf<SF>/. They are loaded into DuckDB tables, and from those the
@@ -14,9 +14,9 @@ import { DuckDBTypeId } from '@duckdb/node-api';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { benchDir, connect, dataDir, fileSize, fmtBytes, fmtMs, machine, parseArgs, q, table, timeOnce } from './common.mjs';
+import { benchDir, connect, dataDir, fileSize, fmtBytes, fmtMs, machine, parseArgs, q, table, timeCopies, timeOnce } from './common.mjs';
 
-const args = parseArgs({ sf: 1, runs: 5, queries: '' });
+const args = parseArgs({ sf: 1, runs: 5, queries: '', copyRuns: 3 });
 const root = resolve(benchDir, '..');
 const tpchDir = resolve(root, process.env.TPCH_DIR ?? '../shared/tpch');
 const sf = String(args.sf); // as gen.sh and the answers' folders spell it: 1, 0.1
@@ -42,16 +42,18 @@ console.log(`# TPC-H SF${sf}, ${args.runs} runs (medians after one warm-up round
 mkdirSync(join(dir, 'vtx'), { recursive: true });
 mkdirSync(join(dir, 'parquet'), { recursive: true });
 for (const s of ['mem', 'vtx', 'parquet']) await conn.run(`CREATE SCHEMA ${s}`);
+const copyRuns = Math.max(1, args.copyRuns);
 const copies = [['table', 'rows', 'load (parquet → table)', 'COPY vtx', 'COPY parquet', 'vtx size', 'parquet size', 'vtx/parquet size', 'vtx/parquet COPY time']];
 const sum = { load: 0, vtx: 0, parquet: 0, vtxBytes: 0, parquetBytes: 0, rows: 0n };
 for (const t of TABLES) {
   const vtx = join(dir, 'vtx', `${t}.vtx`), parquet = join(dir, 'parquet', `${t}.parquet`);
   const load = await timeOnce(conn, `CREATE TABLE mem.${t} AS SELECT * FROM read_parquet(${q(join(dir, `${t}.parquet`))})`);
   const rows = (await conn.runAndReadAll(`SELECT count(*) FROM mem.${t}`)).getRowsJS()[0][0];
-  rmSync(vtx, { force: true });
-  rmSync(parquet, { force: true });
-  const vtxMs = await timeOnce(conn, `COPY mem.${t} TO ${q(vtx)} (FORMAT vortex)`);
-  const parquetMs = await timeOnce(conn, `COPY mem.${t} TO ${q(parquet)} (FORMAT parquet)`);
+  const copied = await timeCopies(conn, {
+    vortex: [`COPY mem.${t} TO ${q(vtx)} (FORMAT vortex)`, vtx],
+    parquet: [`COPY mem.${t} TO ${q(parquet)} (FORMAT parquet)`, parquet],
+  }, copyRuns);
+  const vtxMs = copied.vortex, parquetMs = copied.parquet;
   await conn.run(`CREATE VIEW vtx.${t} AS SELECT * FROM vortex_scan(${q(vtx)})`);
   await conn.run(`CREATE VIEW parquet.${t} AS SELECT * FROM read_parquet(${q(parquet)})`);
   const vb = fileSize(vtx), pb = fileSize(parquet);
@@ -62,7 +64,7 @@ for (const t of TABLES) {
 }
 copies.push(['**total**', sum.rows.toLocaleString(), fmtMs(sum.load), fmtMs(sum.vtx), fmtMs(sum.parquet), fmtSize(sum.vtxBytes),
   fmtSize(sum.parquetBytes), (sum.vtxBytes / sum.parquetBytes).toFixed(2), (sum.vtx / sum.parquet).toFixed(2)]);
-console.log('## Writing the tables\n');
+console.log(`## Writing the tables (COPY: median of ${copyRuns}, each to a new file, the two formats in alternating order)\n`);
 console.log(md(copies));
 
 // The pushdown setting changes between runs of the same text, and the search_path between
