@@ -14,9 +14,11 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 
 const root = join(__dirname, '..');
 const here = version().replace(/^v/, '');
+// VORTEX_ADDON_PATH is cleared: a build selected for this line (the sanitizer run's) cannot load
+// under the other line's DuckDB; the child finds the other line's own build.
 const other = here === '1.4.4'
-  ? { duckdb: '1.5.5', env: { VORTEX_NODE_API_DIR: join(root, '.cache', 'node-api-1.5.5-r.5') } }
-  : { duckdb: '1.4.4', env: { VORTEX_NODE_API_DIR: '' } };
+  ? { duckdb: '1.5.5', env: { VORTEX_NODE_API_DIR: join(root, '.cache', 'node-api-1.5.5-r.5'), VORTEX_ADDON_PATH: '' } }
+  : { duckdb: '1.4.4', env: { VORTEX_NODE_API_DIR: '', VORTEX_ADDON_PATH: '' } };
 // Only a finished cmake-js build: prebuilds/ may be being written by the packaging test meanwhile.
 // In CI the 1.5.5 subset runs this with the 1.4.4 build; locally both directions run.
 const otherBuilt = existsSync(join(root, 'build', `duckdb-${other.duckdb}`, 'Release', 'duckdb_vortex.node'));
