@@ -137,13 +137,27 @@ const predicate = (depth = 0) => {
     () => `txt LIKE ${q(pick(['0', 'a', 'ff']) + '%')}`,
     () => `tz >= TIMESTAMPTZ '2026-03-01 00:00:00+00' + to_minutes(${int(0, rows)})`,
     () => `z ${pick(['<', '>', '='])} ${int(0, Math.ceil(rows / 1500))}`,
+    // Expressions the scan evaluates per dictionary entry or per zone (round three).
+    () => `${pick(['s', 'txt', 'st.b'])} ${pick(['LIKE', 'NOT LIKE', 'ILIKE'])} ${q(pick(['%o%', '%a%', '%E%', '_a_', '%7', 'a%', '%ff%', '%', '%\\_%']))}`,
+    () => `${pick(['contains', 'prefix', 'suffix'])}(${pick(['s', 'txt'])}, ${q(pick(['a', 'o', 'e', '0', 'f1', '']))})`,
+    () => `s NOT IN (${q(pick(['ant', 'cat', 'eel']))}, ${q(pick(['bee', 'dog', 'zzz']))}${random() < 0.3 ? ', NULL' : ''})`,
+    () => `${pick(['x', 'k', 'u8'])} ${pick(['IN', 'NOT IN'])} (${Array.from({ length: int(1, 5) }, () => int(-5, 255)).join(', ')})`,
+    () => `(${pick(['s', 'k::VARCHAR'])} = ${q(pick(['ant', 'dog', '3']))} OR x ${pick(['<', '>'])} ${int(-1100000, 1100000)})`,
+    () => `NOT (${predicate(depth + 1)})`,
+    () => `date_trunc(${q(pick(['hour', 'day', 'minute']))}, ts) ${pick(['=', '>=', '<'])} TIMESTAMP '2026-01-01' + INTERVAL ${int(0, Math.ceil(rows / 1200))} HOUR`,
+    () => `${pick(['year', 'month', 'dayofweek'])}(dt) = ${int(0, 12)}`,
+    () => `lower(s) ${pick(['=', '<>', '>'])} ${q(pick(['ant', 'dog', 'cat']))}`,
   ])();
 };
 
 // Every random choice is made here, before the query is instantiated for each source.
 const shape = () => {
   const where = random() < 0.85 ? ` WHERE ${predicate()}` : '';
-  const group = pick(['k', 's', 'part', 'k, s', 'b', 's, part', 'dt', 'u8', 'z', 'i16', 'dt, s', 'txt']);
+  const group = pick(['k', 's', 'part', 'k, s', 'b', 's, part', 'dt', 'u8', 'z', 'i16', 'dt, s', 'txt',
+    // Computed keys the grouped scan buckets itself (round three).
+    "date_trunc('hour', ts)", "date_trunc('day', ts)", "time_bucket(INTERVAL '15 minutes', ts)",
+    "date_trunc('month', dt)", "date_trunc('hour', tz)", "date_trunc('day', ts), s", 'k // 4', 'year(dt)']);
+  const distinctCol = pick(['s', 'x', 'k', 'dt', 'txt', 'u8', 'i16', 'z']);
   const limit = random() < 0.3 ? ` LIMIT ${int(1, 500)}` : '';
   const order = pick(['id DESC', 'id', 'x DESC NULLS LAST, id', 'ts DESC, id', 'm, id']);
   // Every key, each in a random direction and NULL order: a total order on the groups, which the
@@ -167,6 +181,9 @@ const shape = () => {
     (from) => `SELECT count(*), sum(x), min(s), max(id) FROM ${from} JOIN range(${a}, ${a + w}, ${step}) r(j) ON id = j${where}`,
     // counts only
     (from) => `SELECT count(*) FROM ${from}${where}`,
+    // distinct counts, exact and from the sketches, ungrouped and grouped (round three)
+    (from) => `SELECT count(DISTINCT ${distinctCol}), approx_count_distinct(${distinctCol}), count(*), count(DISTINCT s) FROM ${from}${where}`,
+    (from) => `SELECT ${group}, count(DISTINCT ${distinctCol}), approx_count_distinct(${distinctCol}), count(*) FROM ${from}${where} GROUP BY ALL ORDER BY ALL`,
   ]);
 };
 
@@ -177,6 +194,25 @@ const run = async (sql) => {
   } catch (e) {
     return `error: ${e.message.split('\n')[0]}`;
   }
+};
+
+// The first differing cell (row, column) of two answers, or their heads where they do not parse
+// alike: a wide row's difference lies past any fixed prefix.
+const differing = (got, want) => {
+  if (got === want) return 'equal';
+  try {
+    const [a, b] = [JSON.parse(got), JSON.parse(want)];
+    for (let r = 0; r < Math.max(a.length, b.length); r++) {
+      for (let c = 0; c < Math.max(a[r]?.length ?? 0, b[r]?.length ?? 0); c++) {
+        if (JSON.stringify(a[r]?.[c]) !== JSON.stringify(b[r]?.[c])) {
+          return `row ${r} column ${c + 1}: ${JSON.stringify(a[r]?.[c])} (expected ${JSON.stringify(b[r]?.[c])}); ${a.length} rows, expected ${b.length}`;
+        }
+      }
+    }
+  } catch {
+    // an error message, not rows
+  }
+  return got.slice(0, 400);
 };
 
 let queries = 0, mismatches = 0;
@@ -196,7 +232,7 @@ while (Date.now() < stop) {
   queries++;
   if (pushed !== expected || off !== expected) {
     mismatches++;
-    console.log(`MISMATCH #${mismatches}\n  ${sql}\n  pushed:   ${pushed.slice(0, 400)}\n  off:      ${off.slice(0, 400)}\n  expected: ${expected.slice(0, 400)}`);
+    console.log(`MISMATCH #${mismatches}\n  ${sql}\n  pushed:   ${differing(pushed, expected)}\n  off:      ${differing(off, expected)}\n  expected: ${expected.slice(0, 400)}`);
   }
 }
 await conn.run('SET vortex_pushdown = true');

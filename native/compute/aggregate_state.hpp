@@ -58,7 +58,7 @@ struct AggregateState {
 	void Merge(const AggregateState &o);
 	//! The same, free to take the other's distinct set where it is the larger (it is not copied).
 	void Merge(AggregateState &&o);
-	//! Adds the sum of dense (all valid) 128-bit values, which statistics do not keep.
+	//! Adds the sum of 128-bit values, which statistics do not keep: dense, or NULL slots zeroed.
 	void AddWideSum(const ColumnInput &dense);
 	//! Adds the rows of a decoded chunk; with `selected`, only rows i where selected[i] != 0.
 	void AddDecoded(const DecodedColumn &chunk, const uint8_t *selected = nullptr);

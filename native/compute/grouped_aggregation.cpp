@@ -1110,6 +1110,8 @@ void GroupedAggregation::FinishValues(size_t v, const DecodedColumn &col, const 
 			}
 		}
 		state.AddStats(ComputeStats(in, false));
+		// 128-bit integers keep no sum in statistics; a NULL row's slot holds zero here.
+		state.AddWideSum(in);
 		if (state.needs_distinct) {
 			state.distinct.InsertAll(in);
 		}
