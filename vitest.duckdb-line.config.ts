@@ -36,6 +36,8 @@ export const DUCKDB_LINE_TESTS = [
   'deferred-decode', // values decoded a vector at a time (issue 23)
   'segment-cache', // decompressed segments kept across queries (issue 23)
   'sorted-groups', // GROUP BY a key the zones are sorted by (issue 23)
+  'entry-filters', // aggregated per dictionary entry
+  'type-paths', // every type through every way a pushed aggregate reaches its rows
 ];
 
 const dir = process.env.VORTEX_NODE_API_DIR;

@@ -146,6 +146,7 @@ const predicate = (depth = 0) => {
     () => `NOT (${predicate(depth + 1)})`,
     () => `date_trunc(${q(pick(['hour', 'day', 'minute']))}, ts) ${pick(['=', '>=', '<'])} TIMESTAMP '2026-01-01' + INTERVAL ${int(0, Math.ceil(rows / 1200))} HOUR`,
     () => `${pick(['year', 'month', 'dayofweek'])}(dt) = ${int(0, 12)}`,
+    () => `date_trunc(${q(pick(['hour', 'day']))}, tz) ${pick(['=', '>=', '<'])} TIMESTAMPTZ '2026-03-01 00:00:00+00' + INTERVAL ${int(0, Math.ceil(rows / 60))} HOUR`,
     () => `lower(s) ${pick(['=', '<>', '>'])} ${q(pick(['ant', 'dog', 'cat']))}`,
   ])();
 };
@@ -156,7 +157,8 @@ const shape = () => {
   const group = pick(['k', 's', 'part', 'k, s', 'b', 's, part', 'dt', 'u8', 'z', 'i16', 'dt, s', 'txt',
     // Computed keys the grouped scan buckets itself (round three).
     "date_trunc('hour', ts)", "date_trunc('day', ts)", "time_bucket(INTERVAL '15 minutes', ts)",
-    "date_trunc('month', dt)", "date_trunc('hour', tz)", "date_trunc('day', ts), s", 'k // 4', 'year(dt)']);
+    "date_trunc('month', dt)", "date_trunc('hour', tz)", "date_trunc('day', tz)", "time_bucket(INTERVAL '1 day', tz)",
+    "date_trunc('day', ts), s", 'k // 4', 'year(dt)']);
   const distinctCol = pick(['s', 'x', 'k', 'dt', 'txt', 'u8', 'i16', 'z']);
   const limit = random() < 0.3 ? ` LIMIT ${int(1, 500)}` : '';
   const order = pick(['id DESC', 'id', 'x DESC NULLS LAST, id', 'ts DESC, id', 'm, id']);
@@ -224,6 +226,9 @@ while (Date.now() < stop) {
   const sql = make(source);
   const reference = make('t'); // the same rows as a DuckDB table
   await conn.run(`SET threads = ${int(1, 4)}`);
+  // date_trunc and time_bucket of a TIMESTAMPTZ, and its casts, follow the session's time zone;
+  // Lord Howe and Chatham shift by 30 and 45 minutes.
+  await conn.run(`SET TimeZone = ${q(pick(['UTC', 'America/New_York', 'Asia/Kolkata', 'Australia/Lord_Howe', 'Pacific/Chatham']))}`);
   await conn.run('SET vortex_pushdown = true');
   const pushed = await run(sql);
   await conn.run('SET vortex_pushdown = false');
