@@ -74,6 +74,8 @@ const PATHS: [string, string, string][] = [
   ['grouped by a dictionary key', '', 'u'],
   ['grouped by an hour', '', "date_trunc('hour', ts)"],
   ['grouped under a per-entry filter', "WHERE u LIKE '%a%'", 'g'],
+  ['grouped by a key the files are sorted by', '', 'sk'],
+  ['grouped by a sorted key under a filter', 'WHERE g <> 4', 'sk'],
 ];
 
 beforeAll(async () => {
@@ -83,11 +85,14 @@ beforeAll(async () => {
       CASE WHEN hash(i * 2) % 13 = 0 THEN NULL ELSE ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta'][1 + (hash(i * 4) % 7)::INTEGER] END AS u,
       (hash(i * 6) % 9)::INTEGER AS g,
       TIMESTAMP '2026-01-01' + to_seconds(i * 7) AS ts,
+      i // 6 AS sk,
       ${values.join(',\n      ')}
     FROM range(${ROWS}) r(i)`);
-  const file = join(dir, 't.vtx');
-  await conn.run(`COPY (SELECT * FROM t ORDER BY i) TO ${sqlString(file)} (FORMAT vortex, ROW_GROUP_SIZE 1000)`);
-  src = `vortex_scan(${sqlString(file)})`;
+  // Two files of different zone sizes: partial results merge across zones and files.
+  const files = [join(dir, 't-0.vtx'), join(dir, 't-1.vtx')];
+  await conn.run(`COPY (SELECT * FROM t WHERE i < 5000 ORDER BY i) TO ${sqlString(files[0])} (FORMAT vortex, ROW_GROUP_SIZE 1000)`);
+  await conn.run(`COPY (SELECT * FROM t WHERE i >= 5000 ORDER BY i) TO ${sqlString(files[1])} (FORMAT vortex, ROW_GROUP_SIZE 1500)`);
+  src = `vortex_scan([${files.map(sqlString).join(', ')}])`;
 });
 
 describe.each(PATHS)('every type through %s', (_name, where, group) => {
@@ -120,6 +125,7 @@ describe('the paths are taken', () => {
     ['statistics', `SELECT sum(c_i128), min(c_str) FROM SRC`, 'Pushed Aggregates'],
     ['per dictionary entry', `SELECT sum(c_i64), max(c_d38) FROM SRC WHERE u LIKE '%e%'`, 'Pushed Aggregates'],
     ['grouped', `SELECT date_trunc('hour', ts), sum(c_i32), count(DISTINCT c_str) FROM SRC GROUP BY 1`, 'Pushed Aggregates'],
+    ['sorted groups', `SELECT sk, sum(c_i32), max(c_i64) FROM SRC GROUP BY sk`, 'sorted runs'],
   ])('%s', async (_name, sql, marker) => {
     expect(await explain(conn, sql.replace('SRC', src))).toContain(marker);
   });
