@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { answerText, explain, openDb, sqlString, tempDir } from './helpers';
+import { answerText, explain, openDb, rows, sqlString, tempDir } from './helpers';
 
 // Every stored type through every way a pushed aggregate reaches its rows. A type handled on one
 // path and forgotten on another is a wrong answer: sum(HUGEINT) under a filter decided per
@@ -74,6 +74,9 @@ const PATHS: [string, string, string][] = [
   ['grouped by a dictionary key', '', 'u'],
   ['grouped by an hour', '', "date_trunc('hour', ts)"],
   ['grouped under a per-entry filter', "WHERE u LIKE '%a%'", 'g'],
+  // {col} and {q30}: the aggregated column and its 30% quantile, a filter zones straddle.
+  ['a filter on the column itself', 'WHERE {col} >= {q30}', ''],
+  ['grouped, filtered on the column itself', 'WHERE {col} < {q30} OR u IS NULL', 'g'],
   ['grouped by a key the files are sorted by', '', 'sk'],
   ['grouped by a sorted key under a filter', 'WHERE g <> 4', 'sk'],
 ];
@@ -93,17 +96,23 @@ beforeAll(async () => {
   await conn.run(`COPY (SELECT * FROM t WHERE i < 5000 ORDER BY i) TO ${sqlString(files[0])} (FORMAT vortex, ROW_GROUP_SIZE 1000)`);
   await conn.run(`COPY (SELECT * FROM t WHERE i >= 5000 ORDER BY i) TO ${sqlString(files[1])} (FORMAT vortex, ROW_GROUP_SIZE 1500)`);
   src = `vortex_scan([${files.map(sqlString).join(', ')}])`;
+  for (const [name] of COLUMNS) {
+    const [[q, type]] = await rows(conn, `SELECT quantile_disc(${name}, 0.3)::VARCHAR, any_value(typeof(${name})) FROM t`);
+    q30.set(name, `CAST(${sqlString(String(q))} AS ${String(type)})`);
+  }
 });
+const q30 = new Map<string, string>();
 
 describe.each(PATHS)('every type through %s', (_name, where, group) => {
   it.each(COLUMNS)('%s: pushed = pushdown off = a DuckDB table', async (column, _sql, aggs) => {
     // One query for the plain aggregates, one per distinct count: a query is pushed only whole.
     const sets = [aggs.filter((a) => a !== 'distinct' && a !== 'approx'), ...aggs.filter((a) => a === 'distinct' || a === 'approx').map((a) => [a])];
+    const filter = where.replace('{col}', column).replace('{q30}', q30.get(column) ?? '');
     for (const set of sets) {
       const list = set.map((a) => AGG_SQL[a](column)).join(', ');
       const q = (from: string) => group
-        ? `SELECT ${group} AS k, count(*), ${list} FROM ${from} ${where} GROUP BY ALL ORDER BY ALL`
-        : `SELECT count(*), ${list} FROM ${from} ${where}`;
+        ? `SELECT ${group} AS k, count(*), ${list} FROM ${from} ${filter} GROUP BY ALL ORDER BY ALL`
+        : `SELECT count(*), ${list} FROM ${from} ${filter}`;
       const want = await answerText(conn, q('t'));
       if (process.env.VORTEX_TYPE_PATHS_COVERAGE) {
         console.log(`coverage: ${(await explain(conn, q(src))).includes('Pushed Aggregates') ? 'pushed' : 'not pushed'} | ${_name} | ${list}`);
