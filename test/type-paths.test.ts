@@ -47,6 +47,17 @@ const COLUMNS: [string, string, readonly Agg[]][] = [
   ['c_str', "'s' || (hash(i * 83) % 5000)::VARCHAR", ORDERED],
   ['c_blob', "('b' || (hash(i * 89) % 300)::VARCHAR)::BLOB", ORDERED],
   ['c_uuid', "('00000000-0000-4000-8000-' || lpad((hash(i * 97) % 4000)::VARCHAR, 12, '0'))::UUID", ORDERED],
+  // Shapes the encodings and statistics treat apart: a constant, runs, NULL in whole zones,
+  // strings whose statistics are truncated (a long common prefix), empty and multi-byte strings,
+  // infinities and NaN among the floats, -0.0 beside 0.0.
+  ['c_const', '42::BIGINT', NUMERIC],
+  ['c_runs', '(i // 700)::INTEGER - 8', NUMERIC],
+  ['c_zone_nulls', 'CASE WHEN (i // 1000) % 3 = 0 THEN NULL ELSE hash(i * 103)::HUGEINT - 9000000000000000000 END', NUMERIC],
+  ['c_long_str', "repeat('prefix/', 12) || (hash(i * 107) % 900)::VARCHAR", ORDERED],
+  ['c_odd_str', "['', 'é', '日本語', 'a' || chr(0) || 'b', 'Z', 'zz', ' '][1 + (hash(i * 109) % 7)::INTEGER]", ORDERED],
+  ['c_nonfinite', "CASE hash(i * 113) % 400 WHEN 0 THEN 'inf'::DOUBLE WHEN 1 THEN '-inf'::DOUBLE ELSE (hash(i * 127) % 1000)::DOUBLE / 4 END", FLOATS],
+  ['c_nan', "CASE hash(i * 131) % 300 WHEN 0 THEN 'nan'::DOUBLE ELSE (hash(i * 137) % 1000)::DOUBLE / 4 END", FLOATS],
+  ['c_zeros', "CASE hash(i * 139) % 3 WHEN 0 THEN -0.0 WHEN 1 THEN 0.0 ELSE 1.5 END", FLOATS],
 ];
 
 const AGG_SQL: Record<Agg, (c: string) => string> = {
