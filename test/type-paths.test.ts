@@ -150,3 +150,22 @@ describe('the paths are taken', () => {
     expect(await explain(conn, sql.replace('SRC', src))).toContain(marker);
   });
 });
+
+// The rows themselves, as the scan emits them under each kind of filter (dictionary, constant and
+// flat vectors, a decoded run, values read after the filter for the surviving rows only).
+const ROW_FILTERS: [string, string][] = [
+  ['none', ''],
+  ['a sorted range', 'WHERE i >= 2500 AND i < 8100'],
+  ['a row mask', 'WHERE g % 3 = 1'],
+  ['per dictionary entry', "WHERE u LIKE '%e%'"],
+  ['two columns (OR)', "WHERE contains(u, 'a') OR i > 10000"],
+  ['the column itself', 'WHERE {col} >= {q30}'],
+];
+
+describe.each(ROW_FILTERS)('every type, rows under %s', (_name, where) => {
+  it.each(COLUMNS)('%s: the scan = a DuckDB table', async (column) => {
+    const filter = where.replace('{col}', column).replace('{q30}', q30.get(column) ?? '');
+    const q = (from: string) => `SELECT i, ${column} FROM ${from} ${filter} ORDER BY i`;
+    expect(await answerText(conn, q(src)), q(src)).toBe(await answerText(conn, q('t')));
+  });
+});
