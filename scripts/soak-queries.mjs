@@ -166,6 +166,9 @@ const shape = () => {
   // grouped scan may take over from DuckDB's sort.
   const keyOrder = group.split(', ').map((k) => `${k}${pick(['', ' DESC'])}${pick(['', ' NULLS FIRST', ' NULLS LAST'])}`).join(', ');
   const n = int(1, 50);
+  const filters = [predicate(), predicate(), predicate()];
+  const having = pick(['count(*) > ' + int(0, 50), 'sum(x) > 0', 'min(id) % 2 = 0', "max(s) >= 'cat'"]);
+  const sets = pick(['ROLLUP', 'CUBE']);
   const a = int(0, rows), w = int(1, rows / 10), step = int(1, 7);
   return pick([
     // aggregates under filters, ungrouped
@@ -186,6 +189,13 @@ const shape = () => {
     // distinct counts, exact and from the sketches, ungrouped and grouped (round three)
     (from) => `SELECT count(DISTINCT ${distinctCol}), approx_count_distinct(${distinctCol}), count(*), count(DISTINCT s) FROM ${from}${where}`,
     (from) => `SELECT ${group}, count(DISTINCT ${distinctCol}), approx_count_distinct(${distinctCol}), count(*) FROM ${from}${where} GROUP BY ALL ORDER BY ALL`,
+    // Shapes around the pushed aggregates that must stay DuckDB's: FILTER clauses, HAVING,
+    // arithmetic over and inside aggregates, grouping sets, collated keys.
+    (from) => `SELECT count(*) FILTER (WHERE ${filters[0]}), sum(x) FILTER (WHERE ${filters[1]}), min(s) FILTER (WHERE ${filters[2]}), max(id), count(z) FROM ${from}${where}`,
+    (from) => `SELECT ${group}, count(*), sum(x) FROM ${from}${where} GROUP BY ${group} HAVING ${having} ORDER BY ALL`,
+    (from) => `SELECT sum(x) + count(*), sum(x + 1), sum(CASE WHEN b THEN x END), max(id) - min(id), avg(u8) * 2, count(x * 0) FROM ${from}${where}`,
+    (from) => `SELECT k // 10 AS g, s, count(*), sum(x), grouping(g, s) FROM ${from}${where} GROUP BY ${sets}(g, s) ORDER BY ALL`,
+    (from) => `SELECT s COLLATE nocase AS c, count(*), min(id) FROM ${from}${where} GROUP BY c ORDER BY ALL`,
   ]);
 };
 

@@ -527,7 +527,7 @@ bool TakeFilters(ClientContext &context, const Chain &chain, PushedBindData &bin
 			}
 			keep[f] = keep[f] && ConstantMatches(context, filter, constant);
 		}
-		bind.file_filters.push_back(filter.ToString(scan.IsHiveColumn(id)                      ? scan.hive.keys[id - scan.fields.size()]
+		bind.file_filters.push_back(filter.ToString(scan.IsHiveColumn(id)                      ? scan.hive.keys[id - scan.HiveBase()]
 		                                            : id == MultiFileReader::COLUMN_IDENTIFIER_FILE_INDEX ? std::string("file_index")
 		                                                                                                 : std::string("filename")));
 	}
@@ -817,6 +817,12 @@ void PushGrouped(LogicalAggregate &agg, const Chain &chain, std::vector<GroupKey
 		bind->bucket_monotone.push_back(k.monotone);
 	}
 	SplitKeys(group_keys, keys, transforms);
+	for (auto &k : keys) {
+		// The grouped scan numbers partition keys right after the fields (it has no `filename`).
+		if (chain.scan->IsHiveColumn(k)) {
+			k = chain.scan->fields.size() + (k - chain.scan->HiveBase());
+		}
+	}
 	bind->files = std::move(pushed.files); // those the partition and filename filters kept
 	bind->fields = chain.scan->fields;
 	bind->field_types = chain.scan->types;
@@ -831,9 +837,9 @@ void PushGrouped(LogicalAggregate &agg, const Chain &chain, std::vector<GroupKey
 	for (idx_t i = 0; i < bind->keys.size(); i++) {
 		auto k = bind->keys[i];
 		types.push_back(agg.groups[i]->return_type);
-		names.push_back(bind->key_buckets[i]           ? bind->bucket_display[i]
-		                : chain.scan->IsHiveColumn(k) ? chain.scan->hive.keys[k - chain.scan->fields.size()]
-		                                              : chain.scan->fields[k].name);
+		names.push_back(bind->key_buckets[i] ? bind->bucket_display[i]
+		                : bind->IsHive(k)     ? chain.scan->hive.keys[k - chain.scan->fields.size()]
+		                                      : chain.scan->fields[k].name);
 	}
 	// Hive values per kept file (paths are unique in a scan).
 	bind->hive.keys = chain.scan->hive.keys;

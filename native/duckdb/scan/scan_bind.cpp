@@ -26,7 +26,8 @@ bool ScanBindData::Equals(const FunctionData &other_p) const {
 	for (size_t i = 0; same_names && i < fields.size(); i++) {
 		same_names = fields[i].name == o.fields[i].name;
 	}
-	return same_names && types == o.types && filename_column == o.filename_column && hive.keys == o.hive.keys &&
+	return same_names && types == o.types && filename_column == o.filename_column && filename_name == o.filename_name &&
+	       hive.keys == o.hive.keys && hive_fields == o.hive_fields &&
 	       hive.types == o.hive.types && hive.values == o.hive.values && null_filters == o.null_filters &&
 	       union_by_name == o.union_by_name && SameFilters(expression_filters, o.expression_filters) &&
 	       SamePlannedFiles(files, o.files);
@@ -37,7 +38,7 @@ LogicalType ScanBindData::ColumnType(idx_t id) const {
 		return types[id];
 	}
 	if (IsHiveColumn(id)) {
-		return hive.types[id - fields.size()];
+		return hive.types[id - HiveBase()];
 	}
 	if ((filename_column && id == FilenameIndex()) || id == MultiFileReader::COLUMN_IDENTIFIER_FILENAME) {
 		return LogicalType::VARCHAR;
@@ -53,71 +54,72 @@ LogicalType ScanBindData::ColumnType(idx_t id) const {
 
 namespace {
 
-//! The narrowest of BIGINT, DATE, TIMESTAMP that holds every value of a partition key, else VARCHAR.
-LogicalType HiveType(ClientContext &context, const std::string &key, const std::vector<std::string> &values) {
-	for (auto &candidate : {LogicalType::BIGINT, LogicalType::DATE, LogicalType::TIMESTAMP}) {
-		bool fits = true;
-		for (auto &v : values) {
-			if (StringUtil::CIEquals(v, "NULL") || v.empty()) {
-				continue;
-			}
-			Value out;
-			string error;
-			if (!Value(HivePartitioning::Unescape(v)).TryCastAs(context, candidate, out, &error, true)) {
-				fits = false;
-				break;
-			}
-		}
-		if (fits) {
-			return candidate;
-		}
-	}
-	return LogicalType::VARCHAR;
-}
-
-//! Hive partitions when asked for, or by default when every path has the same `key=value` keys.
-void BindHivePartitions(ClientContext &context, optional_ptr<const Value> option, ScanBindData &bind) {
-	if (option && !BooleanValue::Get(option->DefaultCastAs(LogicalType::BOOLEAN))) {
+//! Partition columns from `key=value` directories, decided by DuckDB's own MultiFileOptions as
+//! for read_parquet: whether the paths are partitioned (auto-detected unless hive_partitioning is
+//! given), each key's type (hive_types, else DATE, TIMESTAMP or BIGINT where every value casts,
+//! else VARCHAR, unless hive_types_autocast is off), and each file's value. A key that names a
+//! column of the files replaces that column, in its place, as read_parquet's does: its values are
+//! then the paths', and the scan reads the files' columns by name (schema_union.hpp).
+void BindHivePartitions(ClientContext &context, MultiFileOptions &options, MultiFileList &list, ScanBindData &bind) {
+	options.AutoDetectHivePartitioning(list, context);
+	if (!options.hive_partitioning) {
 		return;
 	}
 	std::vector<std::map<string, string>> parsed;
 	for (auto &f : bind.files) {
 		parsed.push_back(HivePartitioning::Parse(f.path));
 	}
-	bool consistent = !parsed.empty() && !parsed[0].empty();
 	for (auto &p : parsed) {
-		consistent = consistent && p.size() == parsed[0].size();
+		bool same = p.size() == parsed[0].size();
 		for (auto &kv : parsed[0]) {
-			consistent = consistent && p.count(kv.first);
+			same = same && p.count(kv.first);
+		}
+		if (!same) {
+			throw BinderException("vortex_scan: hive partition mismatch between file \"%s\" and \"%s\": they do not "
+			                      "have the same key=value directories", bind.files[0].path,
+			                      bind.files[&p - parsed.data()].path);
 		}
 	}
-	if (!consistent) {
-		if (option) {
-			throw InvalidInputException("vortex_scan: hive_partitioning needs every path to have the same key=value "
-			                            "directories (first file: \"%s\")", bind.files[0].path);
-		}
-		return;
+	if (!options.hive_types_schema.empty()) {
+		options.VerifyHiveTypesArePartitions(parsed[0]);
 	}
+	bind.hive.values.assign(bind.files.size(), {});
 	for (auto &kv : parsed[0]) {
-		for (auto &field : bind.fields) {
-			if (StringUtil::CIEquals(field.name, kv.first)) {
-				throw InvalidInputException("vortex_scan: hive partition \"%s\" has the name of a column of \"%s\"",
-				                            kv.first, bind.files[0].path);
+		const auto type = options.GetHiveLogicalType(kv.first);
+		vector<Value> values;
+		for (auto &p : parsed) {
+			values.push_back(options.GetHivePartitionValue(p[kv.first], kv.first, context));
+		}
+		idx_t replaced = kMissingField;
+		for (idx_t c = 0; c < bind.fields.size(); c++) {
+			if (StringUtil::CIEquals(bind.fields[c].name, kv.first)) {
+				replaced = c;
 			}
 		}
-		std::vector<std::string> values;
-		for (auto &p : parsed) {
-			values.push_back(p[kv.first]);
+		if (replaced == kMissingField) {
+			bind.hive.keys.push_back(kv.first);
+			bind.hive.types.push_back(type);
+			for (idx_t f = 0; f < bind.files.size(); f++) {
+				bind.hive.values[f].push_back(values[f]);
+			}
+			continue;
 		}
-		bind.hive.keys.push_back(kv.first);
-		bind.hive.types.push_back(HiveType(context, kv.first, values));
-	}
-	for (auto &p : parsed) {
-		vector<Value> row;
-		for (idx_t k = 0; k < bind.hive.keys.size(); k++) {
-			row.push_back(HivePartitioning::GetValue(context, bind.hive.keys[k], p[bind.hive.keys[k]], bind.hive.types[k]));
+		// The file column is no longer read: the scan takes its files' columns through field maps.
+		bind.types[replaced] = type;
+		if (!ToColumnType(type, bind.fields[replaced].type)) {
+			throw BinderException("vortex_scan: hive partition \"%s\" of type %s cannot replace the column of that "
+			                      "name", kv.first, type.ToString());
 		}
-		bind.hive.values.push_back(std::move(row));
+		bind.hive_fields[replaced] = std::move(values);
+		bind.uniform = false;
+		for (auto &f : bind.files) {
+			if (f.field_map.empty()) {
+				for (idx_t c = 0; c < bind.fields.size(); c++) {
+					f.field_map.push_back(c);
+				}
+			}
+			f.field_map[replaced] = kMissingField;
+		}
 	}
 }
 
@@ -127,17 +129,17 @@ unique_ptr<FunctionData> ScanBind(ClientContext &context, TableFunctionBindInput
                                   vector<LogicalType> &return_types, vector<string> &names) {
 	auto result = make_uniq<ScanBindData>();
 	result->named_parameters = input.named_parameters;
-	optional_ptr<const Value> hive_option;
+	auto reader = MultiFileReader::CreateDefault("vortex_scan");
+	// The options read_parquet takes for its files, parsed and checked by DuckDB as for Parquet.
+	MultiFileOptions options;
 	for (auto &kv : input.named_parameters) {
-		if (kv.first == "filename") {
-			result->filename_column = BooleanValue::Get(kv.second.DefaultCastAs(LogicalType::BOOLEAN));
-		} else if (kv.first == "hive_partitioning") {
-			hive_option = &kv.second;
-		} else if (kv.first == "union_by_name") {
-			result->union_by_name = BooleanValue::Get(kv.second.DefaultCastAs(LogicalType::BOOLEAN));
+		if (!reader->ParseOption(kv.first, kv.second, options, context)) {
+			throw BinderException("vortex_scan: unknown parameter \"%s\"", kv.first);
 		}
 	}
-	auto reader = MultiFileReader::CreateDefault("vortex_scan");
+	result->filename_column = options.filename;
+	result->filename_name = options.filename_column;
+	result->union_by_name = options.union_by_name;
 	auto list = reader->CreateFileList(context, input.inputs[0]);
 	auto all = list->GetAllFiles();
 	const auto cache_limit = MetadataCacheLimit(context);
@@ -154,18 +156,26 @@ unique_ptr<FunctionData> ScanBind(ClientContext &context, TableFunctionBindInput
 	for (auto &f : result->files) {
 		result->total_rows += f.meta->total_rows;
 	}
+	BindHivePartitions(context, options, *list, *result);
 	for (idx_t c = 0; c < result->fields.size(); c++) {
 		return_types.push_back(result->types[c]);
 		names.push_back(result->fields[c].name);
 	}
-	BindHivePartitions(context, hive_option, *result);
+	if (result->filename_column) {
+		for (auto &name : names) {
+			if (StringUtil::CIEquals(name, result->filename_name)) {
+				// read_parquet's words, for the same mistake.
+				throw BinderException("Option filename adds column \"%s\", but a column with this name is also in the "
+				                      "file. Try setting a different name: filename='<filename column name>'",
+				                      result->filename_name);
+			}
+		}
+		return_types.push_back(LogicalType::VARCHAR);
+		names.push_back(result->filename_name);
+	}
 	for (idx_t k = 0; k < result->hive.keys.size(); k++) {
 		return_types.push_back(result->hive.types[k]);
 		names.push_back(result->hive.keys[k]);
-	}
-	if (result->filename_column) {
-		return_types.push_back(LogicalType::VARCHAR);
-		names.push_back("filename");
 	}
 	return std::move(result);
 }

@@ -5,6 +5,7 @@
 #include "expression_filter.hpp"
 #include "duckdb.hpp"
 
+#include <map>
 #include <memory>
 #include <mutex>
 
@@ -52,20 +53,24 @@ struct HivePartitions {
 //! The columns of a scan that hold one value per file: partition keys and the file name (as the
 //! `filename` column or the virtual one).
 struct FileColumns {
-	size_t field_count = 0; //! column ids below it are file columns
+	size_t field_count = 0; //! column ids below it are file columns; `filename`, then partition keys follow
 	HivePartitions hive;    //! values per file of the reader's file list
 	bool filename_column = false;
 	//! The value of `column` in file `file` (at `path`); false when it is not such a column.
 	bool Constant(duckdb::idx_t column, duckdb::idx_t file, const std::string &path, duckdb::Value &out) const;
 };
 
-//! Output columns: the file's fields, then hive partition columns, then `filename`.
+//! Output columns: the file's fields, then `filename`, then hive partition columns.
 struct ScanBindData : public duckdb::TableFunctionData {
 	std::vector<ScanFile> files;
 	std::vector<vtx::Field> fields;
 	duckdb::vector<duckdb::LogicalType> types; //! DuckDB type per field
 	HivePartitions hive;
+	//! Columns of the files that a partition key of the same name replaces, as read_parquet
+	//! does: per such column, its value in each file. The scan is then not uniform.
+	std::map<duckdb::idx_t, duckdb::vector<duckdb::Value>> hive_fields;
 	bool filename_column = false;
+	std::string filename_name = "filename"; //! its name: `filename := 'name'`
 	bool union_by_name = false;
 	//! Every file has the scan's columns at the same positions with the same types (schema_union.hpp).
 	//! Otherwise files are read through their field_map, cast where types differ, no statistics
@@ -84,15 +89,19 @@ struct ScanBindData : public duckdb::TableFunctionData {
 	//! The bind's named parameters, for a serialized plan to bind the same files again.
 	duckdb::named_parameter_map_t named_parameters;
 
+	//! Output columns are ordered as read_parquet's: the files' columns, `filename`, partition keys.
 	duckdb::idx_t FilenameIndex() const {
-		return fields.size() + hive.keys.size();
+		return fields.size();
+	}
+	duckdb::idx_t HiveBase() const {
+		return fields.size() + (filename_column ? 1 : 0);
 	}
 	//! The field of file `file` that scan column `column` reads (kMissingField: the file lacks it).
 	duckdb::idx_t FileField(duckdb::idx_t file, duckdb::idx_t column) const {
 		return files[file].field_map.empty() ? column : files[file].field_map[column];
 	}
 	bool IsHiveColumn(duckdb::idx_t id) const {
-		return id >= fields.size() && id < fields.size() + hive.keys.size();
+		return id >= HiveBase() && id < HiveBase() + hive.keys.size();
 	}
 	//! The type of an output column: a field, a partition key, `filename`, or a virtual column.
 	duckdb::LogicalType ColumnType(duckdb::idx_t id) const;

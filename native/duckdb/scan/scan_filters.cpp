@@ -223,11 +223,12 @@ bool SupportsFilterOn(const ScanBindData &bind, idx_t column) {
 }
 
 bool FileColumns::Constant(idx_t column, idx_t file, const std::string &path, Value &out) const {
-	if (column >= field_count && column < field_count + hive.keys.size()) {
-		out = hive.values[file][column - field_count];
+	const size_t hive_base = field_count + (filename_column ? 1 : 0);
+	if (column >= hive_base && column < hive_base + hive.keys.size()) {
+		out = hive.values[file][column - hive_base];
 		return true;
 	}
-	if ((filename_column && column == field_count + hive.keys.size()) ||
+	if ((filename_column && column == field_count) ||
 	    (!filename_column && column == MultiFileReader::COLUMN_IDENTIFIER_FILENAME)) {
 		out = Value(path);
 		return true;
@@ -240,7 +241,12 @@ bool FileConstant(const ScanBindData &bind, idx_t column, idx_t file, Value &out
 	columns.field_count = bind.fields.size();
 	columns.filename_column = bind.filename_column;
 	if (bind.IsHiveColumn(column)) {
-		out = bind.hive.values[file][column - bind.fields.size()];
+		out = bind.hive.values[file][column - bind.HiveBase()];
+		return true;
+	}
+	auto replaced = bind.hive_fields.find(column);
+	if (replaced != bind.hive_fields.end()) {
+		out = replaced->second[file];
 		return true;
 	}
 	if (columns.Constant(column, file, bind.files[file].path, out)) {

@@ -640,7 +640,9 @@ void ScanFunction(ClientContext &context, TableFunctionInput &data, DataChunk &o
 					EmitFileColumn(context, bind, l.item.file, id, *l.columns[c], l.columns[c], l.offset, count, vec);
 				}
 			} else if (bind.IsHiveColumn(id)) {
-				vec.Reference(bind.hive.values[l.item.file][id - bind.fields.size()]);
+				vec.Reference(bind.hive.values[l.item.file][id - bind.HiveBase()]);
+			} else if (bind.hive_fields.count(id)) {
+				vec.Reference(bind.hive_fields.at(id)[l.item.file]);
 			} else if ((bind.filename_column && id == bind.FilenameIndex()) ||
 			           (!bind.filename_column && id == MultiFileReader::COLUMN_IDENTIFIER_FILENAME)) {
 				vec.Reference(Value(bind.files[l.item.file].path));
@@ -758,9 +760,12 @@ InsertionOrderPreservingMap<string> ScanDynamicToString(TableFunctionDynamicToSt
 
 TableFunction GetVortexScanFunction() {
 	TableFunction tf("vortex_scan", {LogicalType::VARCHAR}, ScanFunction, ScanBind, ScanInitGlobal, ScanInitLocal);
-	tf.named_parameters["filename"] = LogicalType::BOOLEAN;
+	// read_parquet's options for its files (MultiFileReader::AddParameters), parsed by DuckDB.
+	tf.named_parameters["filename"] = LogicalType::ANY;
 	tf.named_parameters["hive_partitioning"] = LogicalType::BOOLEAN;
 	tf.named_parameters["union_by_name"] = LogicalType::BOOLEAN;
+	tf.named_parameters["hive_types"] = LogicalType::ANY;
+	tf.named_parameters["hive_types_autocast"] = LogicalType::BOOLEAN;
 	tf.projection_pushdown = true;
 	tf.filter_pushdown = true;
 	tf.filter_prune = true;
