@@ -25,6 +25,7 @@ export const DUCKDB_LINE_TESTS = [
   'distinct-counts', // count(DISTINCT) and approx_count_distinct from the file (issue 21)
   'cross-line', // files written by the other line: sketches used only where the hash matches
   'copy-file-size', // COPY ... FILE_SIZE_BYTES: DuckDB's rotation
+  'copy-return-stats', // COPY ... RETURN_STATS, as the Parquet writer reports
   'grouped-pushdown', // at reduced size (VORTEX_FC_RUNS)
   'grouped-order', // ORDER BY taken into the grouped scan: plan shapes differ between lines
   'filters',

@@ -100,6 +100,8 @@ const SOURCES = [
   `vortex_scan([${files.map(q).join(', ')}])`,
   `vortex_scan(${q(join(dir, 'part-*.vtx'))})`,
   `vortex_scan(${q(`${hive}/**/*.vtx`)})`,
+  // With the filename column, which comes before the partition keys (as read_parquet orders them).
+  `vortex_scan(${q(`${hive}/**/*.vtx`)}, filename := true)`,
   `vortex_scan(${q(join(many, '*.vtx'))})`,
 ];
 

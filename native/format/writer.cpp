@@ -224,6 +224,7 @@ uint64_t FileWriter::Finish() {
 		throw FormatError("footer is larger than 4 GiB");
 	}
 	uint32_t len = static_cast<uint32_t>(footer.size());
+	meta.footer_size = footer.size();
 	uint32_t crc = Crc32c(footer.data(), footer.size());
 	sink.Write(reinterpret_cast<const uint8_t *>(&len), 4);
 	sink.Write(reinterpret_cast<const uint8_t *>(&crc), 4);

@@ -56,6 +56,10 @@ public:
 	uint64_t BytesWritten() const {
 		return position;
 	}
+	//! The footer as written (footer_size set once Finish has run).
+	const FileMetadata &Metadata() const {
+		return meta;
+	}
 
 private:
 	OutputSink &sink;

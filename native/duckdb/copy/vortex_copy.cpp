@@ -5,6 +5,7 @@
 #include "../file_io.hpp"
 #include "../type_mapping.hpp"
 #include "../sketches.hpp"
+#include "written_statistics.hpp"
 #include "zone_accumulator.hpp"
 #include "duckdb/common/types/column/column_data_collection.hpp"
 #include "duckdb/function/copy_function.hpp"
@@ -230,6 +231,8 @@ struct CopyGlobalState : public GlobalFunctionData {
 	unique_ptr<FileHandle> handle;
 	unique_ptr<FileSink> sink;
 	unique_ptr<vtx::FileWriter> writer;
+	//! Where DuckDB wants the file's statistics (RETURN_STATS), else null.
+	optional_ptr<CopyFunctionFileStatistics> written_stats;
 };
 
 struct CopyLocalState : public LocalFunctionData {
@@ -278,7 +281,10 @@ void CopyCombine(ExecutionContext &, FunctionData &, GlobalFunctionData &gstate,
 
 void CopyFinalize(ClientContext &, FunctionData &, GlobalFunctionData &gstate) {
 	auto &g = gstate.Cast<CopyGlobalState>();
-	g.writer->Finish();
+	const auto size = g.writer->Finish();
+	if (g.written_stats) {
+		FillWrittenStatistics(g.writer->Metadata(), size, *g.written_stats);
+	}
 	g.handle->Sync();
 	g.handle->Close();
 	g.handle.reset();
@@ -287,6 +293,11 @@ void CopyFinalize(ClientContext &, FunctionData &, GlobalFunctionData &gstate) {
 	}
 	g.file.done = true;
 	SyncDirectoryOf(g.fs, g.target);
+}
+
+void CopyGetWrittenStatistics(ClientContext &, FunctionData &, GlobalFunctionData &gstate,
+                              CopyFunctionFileStatistics &statistics) {
+	gstate.Cast<CopyGlobalState>().written_stats = &statistics;
 }
 
 struct PreparedZones : public PreparedBatchData {
@@ -364,6 +375,7 @@ CopyFunction GetVortexCopyFunction(const std::string &name) {
 	f.desired_batch_size = CopyDesiredBatchSize;
 	f.rotate_files = CopyRotateFiles;
 	f.rotate_next_file = CopyRotateNextFile;
+	f.copy_to_get_written_statistics = CopyGetWrittenStatistics;
 	return f;
 }
 
