@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { answerText, isPushed, openDb, sqlString, tempDir } from './helpers';
+import { answerText, explain, isPushed, openDb, sqlString, tempDir } from './helpers';
 
 const dir = tempDir('vtx-hive-options-');
 let conn: DuckDBConnection;
@@ -122,6 +122,7 @@ describe('vortex_scan hive options, as read_parquet', () => {
     // The files' own statistics of that column no longer describe it: nothing is pushed over it.
     const scan = `vortex_scan(${sqlString(`${dir}/vortex-disagree/**/*.vtx`)})`;
     expect(await isPushed(conn, `SELECT max(p) FROM ${scan}`)).toBe(false);
+    expect(await explain(conn, `SELECT max(p) FROM ${scan}`)).toContain('a partition key replaces a');
   });
 
   it('names the filename column as asked, before the partition keys, as read_parquet', async () => {

@@ -420,7 +420,9 @@ bool FindChain(LogicalOperator &child, Chain &chain) {
 	if (chain.scan && !chain.scan->uniform) {
 		// Files differ in schema (scan/schema_union.hpp): a column missing from a file or cast from
 		// another type has no zone statistics of the scan's type, so its aggregates stay DuckDB's.
-		chain.scan->not_pushed = "the files' schemas differ (missing or widened columns)";
+		chain.scan->not_pushed = chain.scan->hive_fields.empty()
+		                             ? "the files' schemas differ (missing or widened columns)"
+		                             : "a partition key replaces a column of the files (their statistics of it do not apply)";
 		return false;
 	}
 	return chain.scan != nullptr;
