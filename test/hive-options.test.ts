@@ -138,4 +138,26 @@ describe('vortex_scan hive options, as read_parquet', () => {
       }
     }
   });
+
+  it('refuses a filename column named as a partition key, which crashes read_parquet', async () => {
+    // DuckDB 1.4.4's read_parquet gives the column the key's type and the file name's value, and
+    // fails with an internal error that invalidates the database; ours is a binder error.
+    const from = `vortex_scan(${sqlString(`${dir}/vortex-two/**/*.vtx`)}, filename = 'q')`;
+    expect(await answerText(conn, `SELECT * FROM ${from}`)).toMatch(/^error: Binder Error: vortex_scan: hive partition "q" has the name of the filename column/);
+    expect(await answerText(conn, 'SELECT 42')).toContain('42');
+  });
+
+  it('reports directories with different keys as read_parquet does when partitioning is asked for', async () => {
+    for (const [format, ext] of [['parquet', 'parquet'], ['vortex', 'vtx']]) {
+      for (const key of ['q', 'r']) {
+        mkdirSync(`${dir}/${format}-mismatch/${key}=1`, { recursive: true });
+        await conn.run(`COPY (SELECT 1 AS x) TO ${sqlString(`${dir}/${format}-mismatch/${key}=1/a.${ext}`)} (FORMAT ${format})`);
+      }
+    }
+    for (const options of ['', ', hive_partitioning = true', ', hive_partitioning = false']) {
+      const r = await both('mismatch', options, (from) => `SELECT * FROM ${from}`);
+      expect(r.on, options).toBe(r.parquet);
+      expect(r.off, options).toBe(r.parquet);
+    }
+  });
 });

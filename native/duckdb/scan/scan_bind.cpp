@@ -54,71 +54,66 @@ LogicalType ScanBindData::ColumnType(idx_t id) const {
 
 namespace {
 
-//! Partition columns from `key=value` directories, decided by DuckDB's own MultiFileOptions as
-//! for read_parquet: whether the paths are partitioned (auto-detected unless hive_partitioning is
-//! given), each key's type (hive_types, else DATE, TIMESTAMP or BIGINT where every value casts,
-//! else VARCHAR, unless hive_types_autocast is off), and each file's value. A key that names a
-//! column of the files replaces that column, in its place, as read_parquet's does: its values are
-//! then the paths', and the scan reads the files' columns by name (schema_union.hpp).
-void BindHivePartitions(ClientContext &context, MultiFileOptions &options, MultiFileList &list, ScanBindData &bind) {
+//! Makes the file column `replaced` take its values from the paths: a partition key of the same
+//! name replaces it, in its place, as in read_parquet. The files' own column is no longer read,
+//! so the scan reads its files through field maps (schema_union.hpp).
+void ReplaceWithPartition(ScanBindData &bind, idx_t replaced, const string &key, const LogicalType &type,
+                          vector<Value> values) {
+	bind.types[replaced] = type;
+	if (!ToColumnType(type, bind.fields[replaced].type)) {
+		throw BinderException("vortex_scan: hive partition \"%s\" of type %s cannot replace the column of that name",
+		                      key, type.ToString());
+	}
+	bind.hive_fields[replaced] = std::move(values);
+	bind.uniform = false;
+	for (auto &f : bind.files) {
+		if (f.field_map.empty()) {
+			for (idx_t c = 0; c < bind.fields.size(); c++) {
+				f.field_map.push_back(c);
+			}
+		}
+		f.field_map[replaced] = kMissingField;
+	}
+}
+
+//! The `filename` and partition-key columns, as DuckDB's MultiFileReader adds them for
+//! read_parquet (`BindOptions`: their order, their types, a key replacing a file column of its
+//! name, the errors for clashing names and mismatched directories), and each file's values.
+void BindFileColumns(ClientContext &context, MultiFileReader &reader, MultiFileOptions &options, MultiFileList &list,
+                     ScanBindData &bind, vector<LogicalType> &return_types, vector<string> &names) {
 	options.AutoDetectHivePartitioning(list, context);
-	if (!options.hive_partitioning) {
+	MultiFileReaderBindData columns;
+	reader.BindOptions(options, list, return_types, names, columns);
+	bind.filename_column = columns.filename_idx.IsValid();
+	bind.filename_name = options.filename_column;
+	if (columns.hive_partitioning_indexes.empty()) {
 		return;
 	}
-	std::vector<std::map<string, string>> parsed;
+	vector<std::map<string, string>> parsed;
 	for (auto &f : bind.files) {
 		parsed.push_back(HivePartitioning::Parse(f.path));
 	}
-	for (auto &p : parsed) {
-		bool same = p.size() == parsed[0].size();
-		for (auto &kv : parsed[0]) {
-			same = same && p.count(kv.first);
-		}
-		if (!same) {
-			throw BinderException("vortex_scan: hive partition mismatch between file \"%s\" and \"%s\": they do not "
-			                      "have the same key=value directories", bind.files[0].path,
-			                      bind.files[&p - parsed.data()].path);
-		}
-	}
-	if (!options.hive_types_schema.empty()) {
-		options.VerifyHiveTypesArePartitions(parsed[0]);
-	}
 	bind.hive.values.assign(bind.files.size(), {});
-	for (auto &kv : parsed[0]) {
-		const auto type = options.GetHiveLogicalType(kv.first);
+	for (auto &key : columns.hive_partitioning_indexes) {
+		const auto index = key.index;
 		vector<Value> values;
 		for (auto &p : parsed) {
-			values.push_back(options.GetHivePartitionValue(p[kv.first], kv.first, context));
+			values.push_back(options.GetHivePartitionValue(p[key.value], key.value, context));
 		}
-		idx_t replaced = kMissingField;
-		for (idx_t c = 0; c < bind.fields.size(); c++) {
-			if (StringUtil::CIEquals(bind.fields[c].name, kv.first)) {
-				replaced = c;
-			}
+		if (bind.filename_column && index == bind.FilenameIndex()) {
+			throw BinderException("vortex_scan: hive partition \"%s\" has the name of the filename column; set "
+			                      "another name with filename := '<name>'",
+			                      key.value);
 		}
-		if (replaced == kMissingField) {
-			bind.hive.keys.push_back(kv.first);
-			bind.hive.types.push_back(type);
-			for (idx_t f = 0; f < bind.files.size(); f++) {
-				bind.hive.values[f].push_back(values[f]);
-			}
+		if (index < bind.fields.size()) {
+			ReplaceWithPartition(bind, index, key.value, return_types[index], std::move(values));
 			continue;
 		}
-		// The file column is no longer read: the scan takes its files' columns through field maps.
-		bind.types[replaced] = type;
-		if (!ToColumnType(type, bind.fields[replaced].type)) {
-			throw BinderException("vortex_scan: hive partition \"%s\" of type %s cannot replace the column of that "
-			                      "name", kv.first, type.ToString());
-		}
-		bind.hive_fields[replaced] = std::move(values);
-		bind.uniform = false;
-		for (auto &f : bind.files) {
-			if (f.field_map.empty()) {
-				for (idx_t c = 0; c < bind.fields.size(); c++) {
-					f.field_map.push_back(c);
-				}
-			}
-			f.field_map[replaced] = kMissingField;
+		D_ASSERT(index == bind.HiveBase() + bind.hive.keys.size());
+		bind.hive.keys.push_back(key.value);
+		bind.hive.types.push_back(return_types[index]);
+		for (idx_t f = 0; f < bind.files.size(); f++) {
+			bind.hive.values[f].push_back(values[f]);
 		}
 	}
 }
@@ -137,8 +132,6 @@ unique_ptr<FunctionData> ScanBind(ClientContext &context, TableFunctionBindInput
 			throw BinderException("vortex_scan: unknown parameter \"%s\"", kv.first);
 		}
 	}
-	result->filename_column = options.filename;
-	result->filename_name = options.filename_column;
 	result->union_by_name = options.union_by_name;
 	auto list = reader->CreateFileList(context, input.inputs[0]);
 	auto all = list->GetAllFiles();
@@ -156,27 +149,11 @@ unique_ptr<FunctionData> ScanBind(ClientContext &context, TableFunctionBindInput
 	for (auto &f : result->files) {
 		result->total_rows += f.meta->total_rows;
 	}
-	BindHivePartitions(context, options, *list, *result);
 	for (idx_t c = 0; c < result->fields.size(); c++) {
 		return_types.push_back(result->types[c]);
 		names.push_back(result->fields[c].name);
 	}
-	if (result->filename_column) {
-		for (auto &name : names) {
-			if (StringUtil::CIEquals(name, result->filename_name)) {
-				// read_parquet's words, for the same mistake.
-				throw BinderException("Option filename adds column \"%s\", but a column with this name is also in the "
-				                      "file. Try setting a different name: filename='<filename column name>'",
-				                      result->filename_name);
-			}
-		}
-		return_types.push_back(LogicalType::VARCHAR);
-		names.push_back(result->filename_name);
-	}
-	for (idx_t k = 0; k < result->hive.keys.size(); k++) {
-		return_types.push_back(result->hive.types[k]);
-		names.push_back(result->hive.keys[k]);
-	}
+	BindFileColumns(context, *reader, options, *list, *result, return_types, names);
 	return std::move(result);
 }
 

@@ -222,7 +222,11 @@ bool SupportsFilterOn(const ScanBindData &bind, idx_t column) {
 	return bind.files.empty() ? false : FileConstant(bind, column, 0, unused);
 }
 
-bool FileColumns::Constant(idx_t column, idx_t file, const std::string &path, Value &out) const {
+namespace {
+
+//! `filename` and partition-key values: the one place their column ids are worked out.
+bool PathConstant(size_t field_count, bool filename_column, const HivePartitions &hive, idx_t column, idx_t file,
+                  const std::string &path, Value &out) {
 	const size_t hive_base = field_count + (filename_column ? 1 : 0);
 	if (column >= hive_base && column < hive_base + hive.keys.size()) {
 		out = hive.values[file][column - hive_base];
@@ -236,20 +240,19 @@ bool FileColumns::Constant(idx_t column, idx_t file, const std::string &path, Va
 	return false;
 }
 
+} // namespace
+
+bool FileColumns::Constant(idx_t column, idx_t file, const std::string &path, Value &out) const {
+	return PathConstant(field_count, filename_column, hive, column, file, path, out);
+}
+
 bool FileConstant(const ScanBindData &bind, idx_t column, idx_t file, Value &out) {
-	FileColumns columns;
-	columns.field_count = bind.fields.size();
-	columns.filename_column = bind.filename_column;
-	if (bind.IsHiveColumn(column)) {
-		out = bind.hive.values[file][column - bind.HiveBase()];
-		return true;
-	}
 	auto replaced = bind.hive_fields.find(column);
 	if (replaced != bind.hive_fields.end()) {
 		out = replaced->second[file];
 		return true;
 	}
-	if (columns.Constant(column, file, bind.files[file].path, out)) {
+	if (PathConstant(bind.fields.size(), bind.filename_column, bind.hive, column, file, bind.files[file].path, out)) {
 		return true;
 	}
 	if (column == MultiFileReader::COLUMN_IDENTIFIER_FILE_INDEX) {

@@ -627,6 +627,7 @@ void ScanFunction(ClientContext &context, TableFunctionInput &data, DataChunk &o
 			}
 			auto id = g.column_ids[c];
 			auto &vec = target.data[c];
+			Value constant;
 			if (id < bind.fields.size() && l.columns[c]) {
 				if (bind.uniform && l.columns[c]->deferred.encoding) {
 					try {
@@ -639,15 +640,8 @@ void ScanFunction(ClientContext &context, TableFunctionInput &data, DataChunk &o
 				} else {
 					EmitFileColumn(context, bind, l.item.file, id, *l.columns[c], l.columns[c], l.offset, count, vec);
 				}
-			} else if (bind.IsHiveColumn(id)) {
-				vec.Reference(bind.hive.values[l.item.file][id - bind.HiveBase()]);
-			} else if (bind.hive_fields.count(id)) {
-				vec.Reference(bind.hive_fields.at(id)[l.item.file]);
-			} else if ((bind.filename_column && id == bind.FilenameIndex()) ||
-			           (!bind.filename_column && id == MultiFileReader::COLUMN_IDENTIFIER_FILENAME)) {
-				vec.Reference(Value(bind.files[l.item.file].path));
-			} else if (id == MultiFileReader::COLUMN_IDENTIFIER_FILE_INDEX) {
-				vec.Reference(Value::UBIGINT(l.item.file));
+			} else if (FileConstant(bind, id, l.item.file, constant)) {
+				vec.Reference(constant);
 			} else if ((id == COLUMN_IDENTIFIER_ROW_ID || id == MultiFileReader::COLUMN_IDENTIFIER_FILE_ROW_NUMBER) &&
 			           vec.GetType() == LogicalType::BIGINT) {
 				auto rows = FlatVector::GetData<int64_t>(vec);
