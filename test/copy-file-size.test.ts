@@ -63,6 +63,40 @@ describe('COPY with FILE_SIZE_BYTES', () => {
     }
   });
 
+  it.each([
+    ['preserving order', true],
+    ['in parallel', false],
+  ])('starts a new file every ROW_GROUPS_PER_FILE zones as Parquet does, %s', async (_, ordered) => {
+    const out = join(dir, ordered ? 'zones-ordered' : 'zones-parallel');
+    await conn.run(`SET preserve_insertion_order = ${ordered}`);
+    try {
+      await conn.run(`COPY t TO ${sqlString(out)} (FORMAT vortex, ROW_GROUPS_PER_FILE 3, ROW_GROUP_SIZE 20000)`);
+    } finally {
+      await conn.run('RESET preserve_insertion_order');
+    }
+    const names = files(out);
+    const zones: number[] = [];
+    for (const name of names) {
+      const rows = (await conn.runAndReadAll(`SELECT count(DISTINCT zone) FROM vortex_metadata(${sqlString(join(out, name))})`)).getRowsJS();
+      zones.push(Number(rows[0][0]));
+    }
+    // 400,000 rows in zones of at most 20,000: 20 zones or more, 3 a file, a few more where both
+    // threads flush at once (Parquet's writer says the same of its row groups).
+    expect(zones.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(20);
+    for (const n of zones.slice(0, -1)) {
+      expect(n).toBeGreaterThanOrEqual(3);
+      expect(n).toBeLessThanOrEqual(6);
+    }
+    expect(zones[zones.length - 1]).toBeLessThanOrEqual(6);
+    const glob = `vortex_scan(${sqlString(join(out, '*.vtx'))})`;
+    const sql = (src: string) => `SELECT count(*), sum(i), sum(h), count(DISTINCT s), min(s), max(s) FROM ${src}`;
+    expect(await answerText(conn, sql(glob))).toBe(await answerText(conn, sql('t')));
+  });
+
+  it('refuses a ROW_GROUPS_PER_FILE below 1', async () => {
+    await expect(conn.run(`COPY t TO ${sqlString(join(dir, 'bad-zones'))} (FORMAT vortex, ROW_GROUPS_PER_FILE 0)`)).rejects.toThrow(/ROW_GROUPS_PER_FILE must be at least 1, got 0/);
+  });
+
   it('refuses a size that is not one', async () => {
     await expect(conn.run(`COPY t TO ${sqlString(join(dir, 'bad'))} (FORMAT vortex, FILE_SIZE_BYTES 'lots')`)).rejects.toThrow(/lots|must have a number/);
   });

@@ -36,6 +36,8 @@ struct CopyBindData : public TableFunctionData {
 	//! Per column: a fingerprint of DuckDB's hash of its type, where its zones keep sketches
 	//! (sketches.hpp), else 0.
 	std::vector<uint64_t> fingerprints;
+	//! ROW_GROUPS_PER_FILE: start a new file once the current one has this many zones.
+	optional_idx zones_per_file;
 };
 
 unique_ptr<FunctionData> CopyBind(ClientContext &context, CopyFunctionBindInput &input, const vector<string> &names,
@@ -66,6 +68,12 @@ unique_ptr<FunctionData> CopyBind(ClientContext &context, CopyFunctionBindInput 
 				throw BinderException("vortex: %s must be between 1 and 2^30, got %lld", opt.first, n);
 			}
 			bind->options.zone_rows = static_cast<uint64_t>(n);
+		} else if (key == "row_groups_per_file") {
+			auto n = v.DefaultCastAs(LogicalType::BIGINT).GetValue<int64_t>();
+			if (n < 1) {
+				throw BinderException("vortex: %s must be at least 1, got %lld", opt.first, n);
+			}
+			bind->zones_per_file = static_cast<idx_t>(n);
 		} else if (key == "compression" || key == "codec") {
 			auto name = StringUtil::Lower(v.ToString());
 			if (!vtx::ParseCodec(name, bind->options.codec)) {
@@ -86,8 +94,8 @@ unique_ptr<FunctionData> CopyBind(ClientContext &context, CopyFunctionBindInput 
 			sketches = b.GetValue<bool>();
 			bind->options.distinct_values = sketches; // the zones' distinct values go with the sketches
 		} else {
-			throw BinderException("vortex: unknown COPY option \"%s\" (supported: row_group_size, compression, "
-			                      "compression_level, sketches)",
+			throw BinderException("vortex: unknown COPY option \"%s\" (supported: row_group_size, "
+			                      "row_groups_per_file, compression, compression_level, sketches)",
 			                      opt.first);
 		}
 	}
@@ -103,6 +111,7 @@ unique_ptr<FunctionData> CopyBind(ClientContext &context, CopyFunctionBindInput 
 void CopyOptions(ClientContext &, CopyOptionsInput &input) {
 	input.options["row_group_size"] = CopyOption(LogicalType::BIGINT, CopyOptionMode::WRITE_ONLY);
 	input.options["zone_rows"] = CopyOption(LogicalType::BIGINT, CopyOptionMode::WRITE_ONLY);
+	input.options["row_groups_per_file"] = CopyOption(LogicalType::BIGINT, CopyOptionMode::WRITE_ONLY);
 	input.options["compression"] = CopyOption(LogicalType::VARCHAR, CopyOptionMode::WRITE_ONLY);
 	input.options["codec"] = CopyOption(LogicalType::VARCHAR, CopyOptionMode::WRITE_ONLY);
 	input.options["compression_level"] = CopyOption(LogicalType::BIGINT, CopyOptionMode::WRITE_ONLY);
@@ -330,17 +339,22 @@ idx_t CopyDesiredBatchSize(ClientContext &, FunctionData &bind) {
 	return bind.Cast<CopyBindData>().options.zone_rows;
 }
 
-// FILE_SIZE_BYTES, as Parquet has it: DuckDB starts the next file (a global state of its own,
-// written and renamed atomically like any COPY) once the current one has passed the size; the
-// check falls between zones, so files end a little past it.
-bool CopyRotateFiles(FunctionData &, const optional_idx &file_size_bytes) {
-	return file_size_bytes.IsValid();
+// FILE_SIZE_BYTES and ROW_GROUPS_PER_FILE, as Parquet has them: DuckDB starts the next file (a
+// global state of its own, written and renamed atomically like any COPY) once the current one has
+// passed the size or holds that many zones; the check falls between batches of zones, so files
+// end a little past the size, and may hold a few more zones where threads flush at once.
+bool CopyRotateFiles(FunctionData &bind, const optional_idx &file_size_bytes) {
+	return file_size_bytes.IsValid() || bind.Cast<CopyBindData>().zones_per_file.IsValid();
 }
 
-bool CopyRotateNextFile(GlobalFunctionData &gstate, FunctionData &, const optional_idx &file_size_bytes) {
+bool CopyRotateNextFile(GlobalFunctionData &gstate, FunctionData &bind_p, const optional_idx &file_size_bytes) {
 	auto &g = gstate.Cast<CopyGlobalState>();
+	auto &bind = bind_p.Cast<CopyBindData>();
 	std::lock_guard<std::mutex> guard(g.lock);
-	return file_size_bytes.IsValid() && g.writer->BytesWritten() > file_size_bytes.GetIndex();
+	if (file_size_bytes.IsValid() && g.writer->BytesWritten() > file_size_bytes.GetIndex()) {
+		return true;
+	}
+	return bind.zones_per_file.IsValid() && g.writer->Metadata().zones.size() >= bind.zones_per_file.GetIndex();
 }
 
 CopyFunctionExecutionMode CopyExecutionMode(bool preserve_insertion_order, bool supports_batch_index) {
