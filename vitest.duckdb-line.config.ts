@@ -34,6 +34,7 @@ export const DUCKDB_LINE_TESTS = [
   'nested', // nested and ENUM columns (format version 3)
   'union-by-name', // files whose schemas differ, against read_parquet (issue 24)
   'hive-options', // hive partitions and filename as read_parquet takes them
+  'file-row-number', // file_row_number := true as read_parquet takes it
   'planner-string-stats', // VARCHAR statistics DuckDB's planner acts on (issue 23)
   'deferred-decode', // values decoded a vector at a time (issue 23)
   'segment-cache', // decompressed segments kept across queries (issue 23)

@@ -425,6 +425,11 @@ bool FindChain(LogicalOperator &child, Chain &chain) {
 		                             : "a partition key replaces a column of the files (their statistics of it do not apply)";
 		return false;
 	}
+	if (chain.scan && chain.scan->row_number_column) {
+		// The pushed and grouped scans number their columns without it.
+		chain.scan->not_pushed = "file_row_number := true (select the virtual file_row_number column instead)";
+		return false;
+	}
 	return chain.scan != nullptr;
 }
 

@@ -27,6 +27,7 @@ bool ScanBindData::Equals(const FunctionData &other_p) const {
 		same_names = fields[i].name == o.fields[i].name;
 	}
 	return same_names && types == o.types && filename_column == o.filename_column && filename_name == o.filename_name &&
+	       row_number_column == o.row_number_column &&
 	       hive.keys == o.hive.keys && hive_fields == o.hive_fields &&
 	       hive.types == o.hive.types && hive.values == o.hive.values && null_filters == o.null_filters &&
 	       union_by_name == o.union_by_name && SameFilters(expression_filters, o.expression_filters) &&
@@ -39,6 +40,9 @@ LogicalType ScanBindData::ColumnType(idx_t id) const {
 	}
 	if (IsHiveColumn(id)) {
 		return hive.types[id - HiveBase()];
+	}
+	if (IsRowNumberColumn(id)) {
+		return LogicalType::BIGINT;
 	}
 	if ((filename_column && id == FilenameIndex()) || id == MultiFileReader::COLUMN_IDENTIFIER_FILENAME) {
 		return LogicalType::VARCHAR;
@@ -105,6 +109,10 @@ void BindFileColumns(ClientContext &context, MultiFileReader &reader, MultiFileO
 			                      "another name with filename := '<name>'",
 			                      key.value);
 		}
+		if (bind.row_number_column && index == bind.fields.size()) {
+			throw BinderException("vortex_scan: hive partition \"%s\" has the name of the file_row_number column",
+			                      key.value);
+		}
 		if (index < bind.fields.size()) {
 			ReplaceWithPartition(bind, index, key.value, return_types[index], std::move(values));
 			continue;
@@ -128,6 +136,14 @@ unique_ptr<FunctionData> ScanBind(ClientContext &context, TableFunctionBindInput
 	// The options read_parquet takes for its files, parsed and checked by DuckDB as for Parquet.
 	MultiFileOptions options;
 	for (auto &kv : input.named_parameters) {
+		if (StringUtil::Lower(kv.first) == "file_row_number") {
+			// read_parquet's option (a Parquet one, not MultiFileReader's).
+			if (kv.second.IsNull()) {
+				throw BinderException("Cannot use NULL as argument to file_row_number");
+			}
+			result->row_number_column = BooleanValue::Get(kv.second.DefaultCastAs(LogicalType::BOOLEAN));
+			continue;
+		}
 		if (!reader->ParseOption(kv.first, kv.second, options, context)) {
 			throw BinderException("vortex_scan: unknown parameter \"%s\"", kv.first);
 		}
@@ -152,6 +168,15 @@ unique_ptr<FunctionData> ScanBind(ClientContext &context, TableFunctionBindInput
 	for (idx_t c = 0; c < result->fields.size(); c++) {
 		return_types.push_back(result->types[c]);
 		names.push_back(result->fields[c].name);
+		if (result->row_number_column && StringUtil::CIEquals(result->fields[c].name, "file_row_number")) {
+			throw BinderException("vortex_scan: the files have a column named file_row_number; the file_row_number "
+			                      "option cannot add another (\"%s\")",
+			                      result->files[0].path);
+		}
+	}
+	if (result->row_number_column) {
+		return_types.push_back(LogicalType::BIGINT);
+		names.push_back("file_row_number");
 	}
 	BindFileColumns(context, *reader, options, *list, *result, return_types, names);
 	return std::move(result);

@@ -71,6 +71,8 @@ struct ScanBindData : public duckdb::TableFunctionData {
 	std::map<duckdb::idx_t, duckdb::vector<duckdb::Value>> hive_fields;
 	bool filename_column = false;
 	std::string filename_name = "filename"; //! its name: `filename := 'name'`
+	//! `file_row_number := true`: a BIGINT column right after the files' columns, as read_parquet's.
+	bool row_number_column = false;
 	bool union_by_name = false;
 	//! Every file has the scan's columns at the same positions with the same types (schema_union.hpp).
 	//! Otherwise files are read through their field_map, cast where types differ, no statistics
@@ -89,12 +91,18 @@ struct ScanBindData : public duckdb::TableFunctionData {
 	//! The bind's named parameters, for a serialized plan to bind the same files again.
 	duckdb::named_parameter_map_t named_parameters;
 
-	//! Output columns are ordered as read_parquet's: the files' columns, `filename`, partition keys.
+	//! Output columns are ordered as read_parquet's: the files' columns, `file_row_number`,
+	//! `filename`, partition keys.
 	duckdb::idx_t FilenameIndex() const {
-		return fields.size();
+		return fields.size() + (row_number_column ? 1 : 0);
 	}
 	duckdb::idx_t HiveBase() const {
-		return fields.size() + (filename_column ? 1 : 0);
+		return FilenameIndex() + (filename_column ? 1 : 0);
+	}
+	//! The row's number within its file: the `file_row_number := true` column or the virtual one.
+	bool IsRowNumberColumn(duckdb::idx_t id) const {
+		return (row_number_column && id == fields.size()) ||
+		       id == duckdb::MultiFileReader::COLUMN_IDENTIFIER_FILE_ROW_NUMBER;
 	}
 	//! The field of file `file` that scan column `column` reads (kMissingField: the file lacks it).
 	duckdb::idx_t FileField(duckdb::idx_t file, duckdb::idx_t column) const {

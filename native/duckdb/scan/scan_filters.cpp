@@ -224,15 +224,16 @@ bool SupportsFilterOn(const ScanBindData &bind, idx_t column) {
 
 namespace {
 
-//! `filename` and partition-key values: the one place their column ids are worked out.
-bool PathConstant(size_t field_count, bool filename_column, const HivePartitions &hive, idx_t column, idx_t file,
+//! `filename` and partition-key values: the one place their column ids are worked out, from the
+//! id the `filename` column has (or would have).
+bool PathConstant(size_t filename_index, bool filename_column, const HivePartitions &hive, idx_t column, idx_t file,
                   const std::string &path, Value &out) {
-	const size_t hive_base = field_count + (filename_column ? 1 : 0);
+	const size_t hive_base = filename_index + (filename_column ? 1 : 0);
 	if (column >= hive_base && column < hive_base + hive.keys.size()) {
 		out = hive.values[file][column - hive_base];
 		return true;
 	}
-	if ((filename_column && column == field_count) ||
+	if ((filename_column && column == filename_index) ||
 	    (!filename_column && column == MultiFileReader::COLUMN_IDENTIFIER_FILENAME)) {
 		out = Value(path);
 		return true;
@@ -252,7 +253,7 @@ bool FileConstant(const ScanBindData &bind, idx_t column, idx_t file, Value &out
 		out = replaced->second[file];
 		return true;
 	}
-	if (PathConstant(bind.fields.size(), bind.filename_column, bind.hive, column, file, bind.files[file].path, out)) {
+	if (PathConstant(bind.FilenameIndex(), bind.filename_column, bind.hive, column, file, bind.files[file].path, out)) {
 		return true;
 	}
 	if (column == MultiFileReader::COLUMN_IDENTIFIER_FILE_INDEX) {

@@ -642,7 +642,7 @@ void ScanFunction(ClientContext &context, TableFunctionInput &data, DataChunk &o
 				}
 			} else if (FileConstant(bind, id, l.item.file, constant)) {
 				vec.Reference(constant);
-			} else if ((id == COLUMN_IDENTIFIER_ROW_ID || id == MultiFileReader::COLUMN_IDENTIFIER_FILE_ROW_NUMBER) &&
+			} else if ((id == COLUMN_IDENTIFIER_ROW_ID || bind.IsRowNumberColumn(id)) &&
 			           vec.GetType() == LogicalType::BIGINT) {
 				auto rows = FlatVector::GetData<int64_t>(vec);
 				for (idx_t i = 0; i < count; i++) {
@@ -760,6 +760,7 @@ TableFunction GetVortexScanFunction() {
 	tf.named_parameters["union_by_name"] = LogicalType::BOOLEAN;
 	tf.named_parameters["hive_types"] = LogicalType::ANY;
 	tf.named_parameters["hive_types_autocast"] = LogicalType::BOOLEAN;
+	tf.named_parameters["file_row_number"] = LogicalType::BOOLEAN;
 	tf.projection_pushdown = true;
 	tf.filter_pushdown = true;
 	tf.filter_prune = true;
