@@ -194,6 +194,20 @@ describe('vtx inspect', async () => {
     expect(stored).toBeLessThan(j.sizeBytes);
   });
 
+  it('shows the key-value metadata a COPY wrote, in text and JSON', async () => {
+    const path = join(dir, 'kv.vtx');
+    const made = await vtx(['query', `COPY (SELECT 1 AS x) TO ${sql(path)} (FORMAT vortex, KV_METADATA {owner: 'team é', raw: '\\x00\\x01'::BLOB})`]);
+    expect(made.stderr).toBe('');
+    const r = await vtx(['inspect', path]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Key-value metadata$/m);
+    expect(r.stdout).toMatch(/^owner\s+team é$/m);
+    const j = JSON.parse((await vtx(['inspect', '--json', path])).stdout);
+    expect(j.keyValue).toEqual([{ key: 'owner', value: 'team é' }, { key: 'raw', value: '\u0000\u0001' }]);
+    // None written: no section.
+    expect((await vtx(['inspect', sample])).stdout).not.toContain('Key-value metadata');
+  });
+
   it('a bad path is named on stderr, exit 1', async () => {
     const path = join(dir, 'nope.vtx');
     const r = await vtx(['inspect', path]);

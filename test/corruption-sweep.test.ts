@@ -1,5 +1,5 @@
-// Corruption sweep: a small multi-type, multi-zone .vtx file (format version 3: it has a struct
-// holding a list), changed one byte at a time at
+// Corruption sweep: a small multi-type, multi-zone .vtx file (format version 5: it has a struct
+// holding a list, floats and key-value metadata), changed one byte at a time at
 // every offset and truncated to every length, each read by a full scan, a filtered scan and a
 // pushed aggregate in a child process. Every outcome must be the right answer (the byte was
 // not read by that query) or a DuckDB error naming the file; a crash, a hang, a wrong answer
@@ -114,7 +114,7 @@ describe('corruption sweep', () => {
   beforeAll(async () => {
     ({ conn } = await openDb());
     await conn.run(`CREATE TABLE src AS ${SOURCE}`);
-    await conn.run(`COPY (SELECT * FROM src ORDER BY id) TO ${sqlString(base)} (FORMAT vortex, ROW_GROUP_SIZE 40)`);
+    await conn.run(`COPY (SELECT * FROM src ORDER BY id) TO ${sqlString(base)} (FORMAT vortex, ROW_GROUP_SIZE 40, KV_METADATA {origin: 'sweep', n: 2})`);
     expected = [];
     for (const q of QUERIES) {
       const sql = q.replaceAll('vortex_scan($FILE)', '(SELECT * FROM src ORDER BY id)');

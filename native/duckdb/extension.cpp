@@ -9,6 +9,7 @@
 #include "settings.hpp"
 #include "copy/vortex_copy.hpp"
 #include "functions/vortex_kernel_function.hpp"
+#include "functions/vortex_kv_metadata_function.hpp"
 #include "functions/vortex_metadata_function.hpp"
 #include "scan/vortex_scan.hpp"
 #include "duckdb/function/copy_function.hpp"
@@ -122,6 +123,7 @@ Registration RegisterVortex(DatabaseInstance &db, shared_ptr<RulesTable> rules) 
 		loader.RegisterFunction(GetVortexScanFunctions());
 		loader.RegisterFunction(GetVortexKernelFunction());
 		loader.RegisterFunction(GetVortexMetadataFunction());
+		loader.RegisterFunction(GetVortexKeyValueMetadataFunctions());
 		loader.RegisterFunction(GetVortexCopyFunction("vortex"));
 		// COPY t TO 'f.vtx' with no FORMAT looks the copy function up by the file's extension.
 		loader.RegisterFunction(GetVortexCopyFunction("vtx"));

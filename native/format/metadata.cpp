@@ -220,6 +220,13 @@ std::vector<uint8_t> FileMetadata::Serialize() const {
 			w.U64(f);
 		}
 	}
+	if (version >= kKeyValueVersion) {
+		w.Var(key_value.size());
+		for (auto &kv : key_value) {
+			w.Str(kv.first);
+			w.Str(kv.second);
+		}
+	}
 	return std::move(w.data);
 }
 
@@ -286,6 +293,13 @@ FileMetadata FileMetadata::Deserialize(const uint8_t *p, size_t n, uint64_t file
 		}
 		for (auto &f : m.hash_fingerprints) {
 			f = r.U64();
+		}
+	}
+	if (m.version >= kKeyValueVersion) {
+		m.key_value.resize(r.Count(2)); // two lengths at least
+		for (auto &kv : m.key_value) {
+			kv.first = r.Str();
+			kv.second = r.Str();
 		}
 	}
 	if (!r.AtEnd()) {

@@ -8,17 +8,21 @@
 #include "types.hpp"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace vtx {
 
 constexpr char kMagic[4] = {'V', 'T', 'X', '1'};
 //! Version 2 adds the ALP encoding of floats; version 3 nested types and ENUM; version 4 exact
-//! float sums in zone statistics. A writer marks a file with the lowest version that describes
-//! it, so older readers refuse only the files they cannot read, with a clear error.
-constexpr uint32_t kFormatVersion = 4;
+//! float sums in zone statistics; version 5 key-value metadata in the footer. A writer marks a
+//! file with the lowest version that describes it, so older readers refuse only the files they
+//! cannot read, with a clear error.
+constexpr uint32_t kFormatVersion = 5;
 //! The first version whose float statistics hold exact sums (ZoneStats::exact_sum).
 constexpr uint32_t kExactFloatSumVersion = 4;
+//! The first version whose footer ends with key-value metadata (FileMetadata::key_value).
+constexpr uint32_t kKeyValueVersion = 5;
 constexpr uint32_t kMinFormatVersion = 1;
 constexpr size_t kHeaderSize = 4;
 constexpr size_t kTrailerSize = 12;
@@ -53,6 +57,8 @@ struct FileMetadata {
 	//! query engine's, which may change between its releases); 0 where a field has no sketches.
 	//! Empty when no field has any.
 	std::vector<uint64_t> hash_fingerprints;
+	//! Version 5: the writer's key-value pairs (COPY ... KV_METADATA), bytes as given, in order.
+	std::vector<std::pair<std::string, std::string>> key_value;
 	uint64_t total_rows = 0; //! derived on read
 	uint64_t footer_size = 0;
 	uint64_t file_size = 0;

@@ -190,6 +190,13 @@ FileWriter::FileWriter(std::vector<Field> fields, OutputSink &sink, std::string 
 	position = sizeof(kMagic);
 }
 
+void FileWriter::SetKeyValueMetadata(std::vector<std::pair<std::string, std::string>> key_value) {
+	meta.key_value = std::move(key_value);
+	if (!meta.key_value.empty()) {
+		meta.version = std::max<uint32_t>(meta.version, kKeyValueVersion);
+	}
+}
+
 void FileWriter::SetHashFingerprints(std::vector<uint64_t> fingerprints) {
 	if (!fingerprints.empty() && fingerprints.size() != meta.fields.size()) {
 		throw FormatError("hash fingerprints for " + std::to_string(fingerprints.size()) + " of " +

@@ -46,6 +46,8 @@ public:
 
 	//! Per field, the fingerprint of the hash its zone sketches are made with (FileMetadata).
 	void SetHashFingerprints(std::vector<uint64_t> fingerprints);
+	//! Key-value pairs for the footer (version 5); none leaves the version as the data needs it.
+	void SetKeyValueMetadata(std::vector<std::pair<std::string, std::string>> key_value);
 	void AppendZone(EncodedZone &&zone);
 	//! Writes footer and trailer; returns the bytes written in total.
 	uint64_t Finish();

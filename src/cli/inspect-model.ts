@@ -59,6 +59,18 @@ export interface Inspection {
   zones: ZoneInfo[];
   columns: ColumnSummary[];
   checksums: { verified: boolean; segments: number; ok: number; mismatch: number };
+  /** The pairs written with KV_METADATA, as text (bytes that are not UTF-8 as \xNN). */
+  keyValue: Array<{ key: string; value: string }>;
+}
+
+/** UTF-8 text as it is; other bytes as DuckDB shows a BLOB's (\xNN). */
+function bytesText(hex: string): string {
+  const bytes = Buffer.from(hex, 'hex');
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return Array.from(bytes, (b) => (b >= 0x20 && b < 0x7f && b !== 0x5c ? String.fromCharCode(b) : `\\x${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+  }
 }
 
 const num = (v: unknown) => Number(v ?? 0);
@@ -119,6 +131,7 @@ export async function inspectFile(conn: DuckDBConnection, file: string, verify: 
     });
   }
   const chunks = zones.flatMap((z) => z.chunks);
+  const pairs = (await conn.runAndReadAll(`SELECT hex(key), hex(value) FROM vortex_kv_metadata(${path})`)).getRows();
   return {
     file,
     sizeBytes: fileSize(file) ?? null,
@@ -131,5 +144,6 @@ export async function inspectFile(conn: DuckDBConnection, file: string, verify: 
       ok: chunks.filter((c) => c.checksum === 'ok').length,
       mismatch: chunks.filter((c) => c.checksum === 'mismatch').length,
     },
+    keyValue: pairs.map(([k, v]) => ({ key: bytesText(String(k)), value: bytesText(String(v)) })),
   };
 }

@@ -134,8 +134,12 @@ export function statsBytes(w: Bytes, s: Stats): void {
   }
 }
 
-/** A whole file: zones[z][c] is column c of zone z. `version`: the footer's format version. */
-export function forge(columns: Column[], zones: Array<{ rows: number | bigint; chunks: Chunk[] }>, version = 1, fingerprints: bigint[] = []): Buffer {
+/**
+ * A whole file: zones[z][c] is column c of zone z. `version`: the footer's format version;
+ * `keyValue`: the version-5 key-value pairs (raw byte counts allowed to lie: `count`).
+ */
+export function forge(columns: Column[], zones: Array<{ rows: number | bigint; chunks: Chunk[] }>, version = 1, fingerprints: bigint[] = [],
+  keyValue: { count?: number; pairs: Array<[Uint8Array, Uint8Array]> } = { pairs: [] }): Buffer {
   const data = new Bytes().raw(Buffer.from('VTX1'));
   const placed: Array<Array<{ offset: number; size: number; crc: number }>> = [];
   for (const z of zones) {
@@ -160,6 +164,10 @@ export function forge(columns: Column[], zones: Array<{ rows: number | bigint; c
   if (version >= 4) {
     f.varint(fingerprints.length);
     for (const fp of fingerprints) f.int(fp, 8);
+  }
+  if (version >= 5) {
+    f.varint(keyValue.count ?? keyValue.pairs.length);
+    for (const [k, v] of keyValue.pairs) f.varint(k.length).raw(Buffer.from(k)).varint(v.length).raw(Buffer.from(v));
   }
   const footer = f.done();
   return Buffer.concat([data.done(), footer, new Bytes().u32(footer.length).u32(crc32c(footer)).raw(Buffer.from('VTX1')).done()]);

@@ -38,6 +38,8 @@ struct CopyBindData : public TableFunctionData {
 	std::vector<uint64_t> fingerprints;
 	//! ROW_GROUPS_PER_FILE: start a new file once the current one has this many zones.
 	optional_idx zones_per_file;
+	//! KV_METADATA, as Parquet's writer takes it: for the footer of every file written.
+	std::vector<std::pair<std::string, std::string>> key_value;
 };
 
 unique_ptr<FunctionData> CopyBind(ClientContext &context, CopyFunctionBindInput &input, const vector<string> &names,
@@ -74,6 +76,21 @@ unique_ptr<FunctionData> CopyBind(ClientContext &context, CopyFunctionBindInput 
 				throw BinderException("vortex: %s must be at least 1, got %lld", opt.first, n);
 			}
 			bind->zones_per_file = static_cast<idx_t>(n);
+		} else if (key == "kv_metadata") {
+			// Parquet's rules: a STRUCT whose field names are the keys; a BLOB value is stored as its
+			// bytes, any other as its text.
+			if (v.type().id() != LogicalTypeId::STRUCT) {
+				throw BinderException("vortex: KV_METADATA must be a STRUCT, e.g. {'key': 'value'}; got %s",
+				                      v.type().ToString());
+			}
+			auto &children = StructValue::GetChildren(v);
+			for (idx_t i = 0; i < children.size(); i++) {
+				auto &name = StructType::GetChildName(v.type(), i);
+				auto &value = children[i];
+				bind->key_value.emplace_back(name, value.type().id() == LogicalTypeId::BLOB && !value.IsNull()
+				                                       ? StringValue::Get(value)
+				                                       : value.ToString());
+			}
 		} else if (key == "compression" || key == "codec") {
 			auto name = StringUtil::Lower(v.ToString());
 			if (!vtx::ParseCodec(name, bind->options.codec)) {
@@ -95,7 +112,7 @@ unique_ptr<FunctionData> CopyBind(ClientContext &context, CopyFunctionBindInput 
 			bind->options.distinct_values = sketches; // the zones' distinct values go with the sketches
 		} else {
 			throw BinderException("vortex: unknown COPY option \"%s\" (supported: row_group_size, "
-			                      "row_groups_per_file, compression, compression_level, sketches)",
+			                      "row_groups_per_file, compression, compression_level, sketches, kv_metadata)",
 			                      opt.first);
 		}
 	}
@@ -112,6 +129,7 @@ void CopyOptions(ClientContext &, CopyOptionsInput &input) {
 	input.options["row_group_size"] = CopyOption(LogicalType::BIGINT, CopyOptionMode::WRITE_ONLY);
 	input.options["zone_rows"] = CopyOption(LogicalType::BIGINT, CopyOptionMode::WRITE_ONLY);
 	input.options["row_groups_per_file"] = CopyOption(LogicalType::BIGINT, CopyOptionMode::WRITE_ONLY);
+	input.options["kv_metadata"] = CopyOption(LogicalType::ANY, CopyOptionMode::WRITE_ONLY);
 	input.options["compression"] = CopyOption(LogicalType::VARCHAR, CopyOptionMode::WRITE_ONLY);
 	input.options["codec"] = CopyOption(LogicalType::VARCHAR, CopyOptionMode::WRITE_ONLY);
 	input.options["compression_level"] = CopyOption(LogicalType::BIGINT, CopyOptionMode::WRITE_ONLY);
@@ -223,6 +241,7 @@ struct CopyGlobalState : public GlobalFunctionData {
 		sink = make_uniq<FileSink>(*handle);
 		writer = make_uniq<vtx::FileWriter>(bind.fields, *sink, kCreatedBy);
 		writer->SetHashFingerprints(bind.fingerprints);
+		writer->SetKeyValueMetadata(bind.key_value);
 	}
 	void Append(std::vector<vtx::EncodedZone> &zones) {
 		std::lock_guard<std::mutex> guard(lock);

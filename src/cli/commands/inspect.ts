@@ -32,6 +32,7 @@ export function renderInspection(r: Inspection): string {
       ['columns', String(r.columns.filter((c) => c.depth === 0).length)],
       ['checksums', checks],
     ]),
+    ...(r.keyValue.length ? ['', 'Key-value metadata', formatTable([{ name: 'key' }, { name: 'value' }], r.keyValue.map((kv) => [kv.key, kv.value]), 64)] : []),
     '',
     'Columns',
     formatTable(
