@@ -36,6 +36,7 @@ export const DUCKDB_LINE_TESTS = [
   'hive-options', // hive partitions and filename as read_parquet takes them
   'file-row-number', // file_row_number := true as read_parquet takes it
   'kv-metadata', // COPY ... KV_METADATA and vortex_kv_metadata against Parquet's
+  'read-vortex', // vortex_scan's other name
   'planner-string-stats', // VARCHAR statistics DuckDB's planner acts on (issue 23)
   'deferred-decode', // values decoded a vector at a time (issue 23)
   'segment-cache', // decompressed segments kept across queries (issue 23)

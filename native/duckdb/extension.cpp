@@ -120,7 +120,8 @@ Registration RegisterVortex(DatabaseInstance &db, shared_ptr<RulesTable> rules) 
 	}
 	try {
 		ExtensionLoader loader(*active);
-		loader.RegisterFunction(GetVortexScanFunctions());
+		loader.RegisterFunction(GetVortexScanFunctions("vortex_scan"));
+		loader.RegisterFunction(GetVortexScanFunctions("read_vortex"));
 		loader.RegisterFunction(GetVortexKernelFunction());
 		loader.RegisterFunction(GetVortexMetadataFunction());
 		loader.RegisterFunction(GetVortexKeyValueMetadataFunctions());

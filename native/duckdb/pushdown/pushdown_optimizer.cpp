@@ -9,6 +9,7 @@
 #include "grouped_aggregate.hpp"
 #include "pushed_aggregate.hpp"
 #include "sorted_grouped_scan.hpp"
+#include "../scan/vortex_scan.hpp"
 #include "../scan/scan_bind_data.hpp"
 #include "../scan/scan_filters.hpp"
 #include "duckdb/planner/filter/conjunction_filter.hpp"
@@ -412,7 +413,7 @@ bool FindChain(LogicalOperator &child, Chain &chain) {
 		return false;
 	}
 	auto &get = node->Cast<LogicalGet>();
-	if (get.function.name != "vortex_scan" || !get.bind_data || get.extra_info.sample_options) {
+	if (!IsVortexScan(get.function) || !get.bind_data || get.extra_info.sample_options) {
 		return false;
 	}
 	chain.get = &get;

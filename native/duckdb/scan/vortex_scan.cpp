@@ -780,13 +780,18 @@ TableFunction GetVortexScanFunction() {
 	return tf;
 }
 
-TableFunctionSet GetVortexScanFunctions() {
-	TableFunctionSet set("vortex_scan");
-	set.AddFunction(GetVortexScanFunction());
-	auto list = GetVortexScanFunction();
-	list.arguments = {LogicalType::LIST(LogicalType::VARCHAR)};
-	set.AddFunction(list);
+TableFunctionSet GetVortexScanFunctions(const std::string &name) {
+	TableFunctionSet set(name);
+	auto one = GetVortexScanFunction();
+	one.name = name;
+	set.AddFunction(one);
+	one.arguments = {LogicalType::LIST(LogicalType::VARCHAR)};
+	set.AddFunction(one);
 	return set;
+}
+
+bool IsVortexScan(const TableFunction &function) {
+	return function.function == ScanFunction;
 }
 
 } // namespace vortex
