@@ -4,28 +4,14 @@
 // union_by_name; pushdown on and off.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { answerText, explain, openDb, sqlString, tempDir } from './helpers';
+import { answerText, explain, openDb, parquetAndVortex, sqlString, tempDir } from './helpers';
 
 const dir = tempDir('vtx-file-row-number-');
 let conn: DuckDBConnection;
 
 /** `where` names the files with FORMAT and EXT in place of the format's directory prefix and extension. */
-async function both(where: string, options: string, query: (from: string) => string): Promise<{ parquet: string; on: string; off: string }> {
-  const normalize = (s: string) => s.replaceAll('read_parquet', 'SCAN').replaceAll('vortex_scan', 'SCAN')
-    .replaceAll(`${dir}/parquet-`, `${dir}/`).replaceAll(`${dir}/vortex-`, `${dir}/`).replaceAll('.parquet', '.EXT').replaceAll('.vtx', '.EXT');
-  const text = async (sql: string) => {
-    const answer = normalize(await answerText(conn, sql));
-    return answer.startsWith('error:') ? answer.split('\n')[0] : answer;
-  };
-  const path = (format: string, ext: string) => sqlString(`${dir}/${where.replace('FORMAT', format).replace('EXT', ext)}`);
-  const parquet = await text(query(`read_parquet(${path('parquet', 'parquet')}${options})`));
-  const vortex = query(`vortex_scan(${path('vortex', 'vtx')}${options})`);
-  await conn.run('SET vortex_pushdown = true');
-  const on = await text(vortex);
-  await conn.run('SET vortex_pushdown = false');
-  const off = await text(vortex);
-  await conn.run('SET vortex_pushdown = true');
-  return { parquet, on, off };
+function both(where: string, options: string, query: (from: string) => string): Promise<{ parquet: string; on: string; off: string }> {
+  return parquetAndVortex(conn, dir, (format, ext) => `${dir}/${where.replace('FORMAT', format).replace('EXT', ext)}`, options, query);
 }
 
 beforeAll(async () => {

@@ -94,3 +94,27 @@ export async function answerText(conn: DuckDBConnection, sql: string): Promise<s
     return `error: ${(e as Error).message}`;
   }
 }
+
+/**
+ * One query over read_parquet and over vortex_scan (pushdown on, then off), on files both formats
+ * wrote alike under `dir` (`at(format, ext)`: their path, e.g. `${dir}/${format}-t/**\/*.${ext}`).
+ * Answers, or an error's first line (its caret line points into paths of different lengths), with
+ * the function names, the formats' `${dir}/<format>-` prefixes and the extensions made equal.
+ */
+export async function parquetAndVortex(conn: DuckDBConnection, dir: string, at: (format: string, ext: string) => string, options: string,
+  query: (from: string) => string): Promise<{ parquet: string; on: string; off: string }> {
+  const normalize = (s: string) => s.replaceAll('read_parquet', 'SCAN').replaceAll('vortex_scan', 'SCAN')
+    .replaceAll(`${dir}/parquet-`, `${dir}/`).replaceAll(`${dir}/vortex-`, `${dir}/`).replaceAll('.parquet', '.EXT').replaceAll('.vtx', '.EXT');
+  const text = async (sql: string) => {
+    const answer = normalize(await answerText(conn, sql));
+    return answer.startsWith('error:') ? answer.split('\n')[0] : answer;
+  };
+  const parquet = await text(query(`read_parquet(${sqlString(at('parquet', 'parquet'))}${options})`));
+  const vortex = query(`vortex_scan(${sqlString(at('vortex', 'vtx'))}${options})`);
+  await conn.run('SET vortex_pushdown = true');
+  const on = await text(vortex);
+  await conn.run('SET vortex_pushdown = false');
+  const off = await text(vortex);
+  await conn.run('SET vortex_pushdown = true');
+  return { parquet, on, off };
+}

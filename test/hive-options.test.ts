@@ -5,28 +5,14 @@
 import { mkdirSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { answerText, explain, isPushed, openDb, sqlString, tempDir } from './helpers';
+import { answerText, explain, isPushed, openDb, parquetAndVortex, sqlString, tempDir } from './helpers';
 
 const dir = tempDir('vtx-hive-options-');
 let conn: DuckDBConnection;
 
 /** The same query over read_parquet and vortex_scan (pushdown on and off): answers and errors. */
-async function both(tree: string, options: string, query: (from: string) => string): Promise<{ parquet: string; on: string; off: string }> {
-  const normalize = (s: string) => s.replaceAll('read_parquet', 'SCAN').replaceAll('vortex_scan', 'SCAN')
-    .replaceAll(`${dir}/parquet-`, `${dir}/`).replaceAll(`${dir}/vortex-`, `${dir}/`).replaceAll('.parquet', '.EXT').replaceAll('.vtx', '.EXT');
-  // An error's first line: its caret line points into paths of different lengths.
-  const text = async (sql: string) => {
-    const answer = normalize(await answerText(conn, sql));
-    return answer.startsWith('error:') ? answer.split('\n')[0] : answer;
-  };
-  const parquet = await text(query(`read_parquet(${sqlString(`${dir}/parquet-${tree}/**/*.parquet`)}${options})`));
-  const vortex = query(`vortex_scan(${sqlString(`${dir}/vortex-${tree}/**/*.vtx`)}${options})`);
-  await conn.run('SET vortex_pushdown = true');
-  const on = await text(vortex);
-  await conn.run('SET vortex_pushdown = false');
-  const off = await text(vortex);
-  await conn.run('SET vortex_pushdown = true');
-  return { parquet, on, off };
+function both(tree: string, options: string, query: (from: string) => string): Promise<{ parquet: string; on: string; off: string }> {
+  return parquetAndVortex(conn, dir, (format, ext) => `${dir}/${format}-${tree}/**/*.${ext}`, options, query);
 }
 
 async function write(tree: string, select: string, copyOptions: string): Promise<void> {
