@@ -17,6 +17,55 @@ uint64_t StoredBytes(const vtx::ChunkMeta &chunk) {
 	return n;
 }
 
+//! A column of the report: a top-level column, or a leaf of a nested one, named by its path as
+//! Parquet names its leaf columns ("s"."a", "l"."element", "m"."key").
+struct Leaf {
+	string name;
+	const vtx::ColumnType *type;
+	size_t field;
+	std::vector<size_t> route; //! child indexes from the column's chunk
+	bool first;                //! the first leaf of its column: its nested nodes' own streams count here
+	//! Under a LIST, MAP or ARRAY: Parquet counts a NULL and a value for every empty or NULL list
+	//! too, which the zones' statistics cannot tell, so no counts are given (as DuckDB 1.4's
+	//! Parquet writer gives none there).
+	bool repeated;
+};
+
+void AddLeaves(const string &name, const vtx::ColumnType &type, size_t field, std::vector<size_t> &route, bool first,
+               bool repeated, std::vector<Leaf> &out) {
+	auto &children = type.Children();
+	if (children.empty()) {
+		out.push_back(Leaf {name, &type, field, route, first, repeated});
+		return;
+	}
+	repeated = repeated || type.id == vtx::TypeId::LIST || type.id == vtx::TypeId::MAP || type.id == vtx::TypeId::ARRAY;
+	for (size_t i = 0; i < children.size(); i++) {
+		route.push_back(i);
+		AddLeaves(name + "." + KeywordHelper::WriteQuoted(children[i].name, '"'), children[i].type, field, route,
+		          first && i == 0, repeated, out);
+		route.pop_back();
+	}
+}
+
+//! The bytes of the nested nodes' own streams (validity, lengths, tags) on the way to a leaf.
+uint64_t NodeBytes(const vtx::ChunkMeta &column, const std::vector<size_t> &route) {
+	uint64_t n = 0;
+	const vtx::ChunkMeta *node = &column;
+	for (auto i : route) {
+		n += node->stored_size;
+		node = &node->children[i];
+	}
+	return n;
+}
+
+const vtx::ChunkMeta &LeafChunk(const vtx::ChunkMeta &column, const std::vector<size_t> &route) {
+	const vtx::ChunkMeta *node = &column;
+	for (auto i : route) {
+		node = &node->children[i];
+	}
+	return *node;
+}
+
 } // namespace
 
 void FillWrittenStatistics(const vtx::FileMetadata &meta, uint64_t file_size, CopyFunctionFileStatistics &out) {
@@ -26,20 +75,27 @@ void FillWrittenStatistics(const vtx::FileMetadata &meta, uint64_t file_size, Co
 	}
 	out.file_size_bytes = file_size;
 	out.footer_size_bytes = Value::UBIGINT(meta.footer_size);
-	for (idx_t c = 0; c < meta.fields.size(); c++) {
-		auto &type = meta.fields[c].type;
+	std::vector<Leaf> leaves;
+	for (size_t c = 0; c < meta.fields.size(); c++) {
+		std::vector<size_t> route;
+		AddLeaves(KeywordHelper::WriteQuoted(meta.fields[c].name, '"'), meta.fields[c].type, c, route, true, false,
+		          leaves);
+	}
+	for (auto &leaf : leaves) {
+		auto &type = *leaf.type;
 		const auto logical = ToLogicalType(type);
 		case_insensitive_map_t<Value> stats;
 		uint64_t bytes = 0, nulls = 0, nans = 0, values = 0;
 		// Min and max only where every zone that holds a value keeps them exactly (string zones
 		// keep truncated bounds past a length); compared as DuckDB orders the column's type.
-		bool exact = !type.IsNested();
+		bool exact = true;
 		Value min, max;
 		for (auto &zone : meta.zones) {
-			auto &chunk = zone.chunks[c];
-			bytes += StoredBytes(chunk);
+			auto &column = zone.chunks[leaf.field];
+			auto &chunk = LeafChunk(column, leaf.route);
+			bytes += StoredBytes(chunk) + (leaf.first ? NodeBytes(column, leaf.route) : 0);
 			nulls += chunk.stats.nulls;
-			values += zone.rows;
+			values += chunk.stats.rows;
 			nans += chunk.stats.nans;
 			if (!exact || chunk.stats.NonNull() == chunk.stats.nans) {
 				continue; // no value to bound (all NULL or NaN)
@@ -61,12 +117,14 @@ void FillWrittenStatistics(const vtx::FileMetadata &meta, uint64_t file_size, Co
 			stats["min"] = Value(min.ToString());
 			stats["max"] = Value(max.ToString());
 		}
-		stats["null_count"] = Value::UBIGINT(nulls);
-		stats["num_values"] = Value::UBIGINT(values); // NULLs included, as DuckDB 1.5's Parquet writer counts
+		if (!leaf.repeated) {
+			stats["null_count"] = Value::UBIGINT(nulls);
+			stats["num_values"] = Value::UBIGINT(values); // NULLs included, as DuckDB 1.5's Parquet writer counts
+		}
 		if (type.Kind() == vtx::PhysicalKind::FLOAT) {
 			stats["has_nan"] = Value::BOOLEAN(nans > 0);
 		}
-		out.column_statistics.emplace(KeywordHelper::WriteQuoted(meta.fields[c].name, '"'), std::move(stats));
+		out.column_statistics.emplace(leaf.name, std::move(stats));
 	}
 }
 

@@ -1,7 +1,7 @@
 // What `COPY ... (FORMAT vortex, RETURN_STATS)` reports of each file written, in the shape
 // DuckDB's Parquet writer gives it: rows, file and footer size, and per column its stored bytes,
 // min and max (as text, where every zone keeps them exactly), NULL count, values (NULLs
-// included) and, for floats, whether it holds NaN.
+// included) and, for floats, whether it holds NaN; nested columns per leaf, as Parquet's.
 #pragma once
 #include "../../format/metadata.hpp"
 #include "duckdb.hpp"
