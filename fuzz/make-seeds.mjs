@@ -19,7 +19,7 @@ mkdirSync(out, { recursive: true });
 
 const q = (s) => `'${s.replace(/'/g, "''")}'`;
 
-// name -> [SELECT producing the rows, ROW_GROUP_SIZE]
+// name -> [SELECT producing the rows, ROW_GROUP_SIZE, more COPY options]
 const SEEDS = {
   ints: [`SELECT i::TINYINT a, (i * 300)::SMALLINT b, (i * 70000)::INTEGER c, i * 5000000000 d, i::HUGEINT e,
             i::UTINYINT f, i::USMALLINT g, i::UINTEGER h, i::UBIGINT u, i::UHUGEINT v, i % 2 = 0 w FROM range(40) t(i)`, 16],
@@ -49,17 +49,19 @@ const SEEDS = {
             ELSE ((i * 31) % 5000 / 10)::FLOAT END f FROM range(64) t(i)`, 32],
   wide: [`SELECT (hash(i) >> 2)::BIGINT r, hash(i) % 2 = 0 b FROM range(100) t(i)`, 100],
   compressible: [`SELECT i * 7919 % 1000 x, repeat(chr(65 + (i % 3)::INTEGER), 30) s FROM range(600) t(i)`, 300],
+  // Key-value pairs at the end of the footer (format version 5).
+  keyvalue: [`SELECT i::INTEGER x FROM range(20) t(i)`, 10, `, KV_METADATA {a: 1, 'b c': 'text', d: '\\x00\\xff'::BLOB, e: ''}`],
 };
 
 const instance = await DuckDBInstance.create(':memory:');
 const conn = await instance.connect();
 await registerVortex(conn);
 let n = 0;
-for (const [name, [sql, zoneRows]] of Object.entries(SEEDS)) {
+for (const [name, [sql, zoneRows, extra = '']] of Object.entries(SEEDS)) {
   for (const codec of ['none', 'zstd', 'lz4']) {
     if (codec !== 'none' && !['compressible', 'strings', 'dict', 'ints'].includes(name)) continue;
     const file = join(out, `seed-${name}-${codec}.vtx`);
-    await conn.run(`COPY (${sql}) TO ${q(file)} (FORMAT vortex, ROW_GROUP_SIZE ${zoneRows}, COMPRESSION ${codec})`);
+    await conn.run(`COPY (${sql}) TO ${q(file)} (FORMAT vortex, ROW_GROUP_SIZE ${zoneRows}, COMPRESSION ${codec}${extra})`);
     n++;
   }
 }

@@ -50,7 +50,10 @@ double RoundToDouble(const std::vector<uint32_t> &w, int64_t bit0, bool sticky) 
 		return std::ldexp(static_cast<double>(BitsAt(w, 0, static_cast<uint32_t>(top + 1))), static_cast<int>(bit0));
 	}
 	const uint64_t k = static_cast<uint64_t>(lowest_kept - bit0);
-	uint64_t mantissa = BitsAt(w, k, static_cast<uint32_t>(top - k + 1));
+	// Below half the smallest subnormal the value keeps no bit on the grid (a mean of subnormals
+	// over many rows): the mantissa is 0 and only the guard and sticky bits decide.
+	const int64_t kept = top_exponent - lowest_kept + 1;
+	uint64_t mantissa = kept > 0 ? BitsAt(w, k, static_cast<uint32_t>(kept)) : 0;
 	const bool guard = BitsAt(w, k - 1, 1) != 0;
 	const bool rest = sticky || AnyBelow(w, k - 1);
 	if (guard && (rest || (mantissa & 1))) {

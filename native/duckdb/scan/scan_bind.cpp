@@ -117,7 +117,12 @@ void BindFileColumns(ClientContext &context, MultiFileReader &reader, MultiFileO
 			ReplaceWithPartition(bind, index, key.value, return_types[index], std::move(values));
 			continue;
 		}
-		D_ASSERT(index == bind.HiveBase() + bind.hive.keys.size());
+		if (index != bind.HiveBase() + bind.hive.keys.size()) {
+			// BindOptions appends new keys after the columns before them; anything else would
+			// misplace the values.
+			throw BinderException("vortex_scan: hive partition \"%s\" cannot be placed after the scan's columns",
+			                      key.value);
+		}
 		bind.hive.keys.push_back(key.value);
 		bind.hive.types.push_back(return_types[index]);
 		for (idx_t f = 0; f < bind.files.size(); f++) {
