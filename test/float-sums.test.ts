@@ -105,12 +105,19 @@ describe('property: pushed float sums are the correctly rounded exact sum', () =
     { weight: 2, arbitrary: fc.double({ min: -1e6, max: 1e6, noNaN: true }) },
     { weight: 1, arbitrary: fc.integer({ min: -1000, max: 1000 }) },
   );
+  // Sums and means at the bottom of the range: subnormals among zeros, whose means fall below the
+  // smallest subnormal (the rounding of such means once wrapped around, 7a82206).
+  const tinyValue = fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(0, -0, 5e-324, -5e-324, 1e-323, -1.5e-323) },
+    { weight: 1, arbitrary: fc.double({ min: -1e-320, max: 1e-320, noNaN: true }) },
+  );
   const cases = [
-    { type: 'DOUBLE', value: doubleValue },
-    { type: 'FLOAT', value: doubleValue.map((v) => Math.fround(v)) },
+    { type: 'DOUBLE', label: 'random data', value: doubleValue },
+    { type: 'FLOAT', label: 'random data', value: doubleValue.map((v) => Math.fround(v)) },
+    { type: 'DOUBLE', label: 'subnormals among zeros', value: tinyValue },
   ];
-  for (const { type, value } of cases) {
-    it(`${type}: sum, avg, fsum, favg over random data, zones and splits`, async () => {
+  for (const { type, label, value } of cases) {
+    it(`${type}: sum, avg, fsum, favg over ${label}, zones and splits`, async () => {
       let run = 0;
       await fc.assert(
         fc.asyncProperty(
@@ -120,7 +127,7 @@ describe('property: pushed float sums are the correctly rounded exact sum', () =
           fc.boolean(),
           async (values, zone, files, finiteOnly) => {
             const data = finiteOnly ? values.map((v) => (v !== null && !Number.isFinite(v) ? 1 : v)) : values;
-            const src = await write(`p_${type}_${run++}`, data, type, zone, files);
+            const src = await write(`p_${type}_${label.replaceAll(' ', '_')}_${run++}`, data, type, zone, files);
             const plain = expected(data, false);
             const kahan = expected(data, true);
             const sql = `SELECT sum(d), avg(d), fsum(d), favg(d) FROM ${src}`;
@@ -166,6 +173,17 @@ describe('rounding at the edges: ties to even, subnormals, the top of the range'
       expect((await one(sql)).map(show)).toEqual([plain.sum, plain.avg, kahan.sum, kahan.avg].map(show));
     }, 20_000); // tens of milliseconds; the wrapped bit count took seconds per query
   }
+  it('means far below the subnormals are answered at once (each once took seconds)', async () => {
+    // 40 pushed means of 5e-324 over 3 to 42 rows: about 5 s each before 7a82206, which this
+    // test's time limit (60 s for all, against well under a second) turns into a failure.
+    const values = [5e-324, ...Array<number>(59).fill(0)];
+    const src = await write('tiny_means', values, 'DOUBLE', 1, 1);
+    expect(await isPushed(conn, `SELECT avg(d) FROM ${src} WHERE i < 3`)).toBe(true);
+    for (let k = 3; k < 43; k++) {
+      const got = (await one(`SELECT avg(d), favg(d) FROM ${src} WHERE i < ${k}`)).map(show);
+      expect(got, `first ${k} rows`).toEqual([expected(values.slice(0, k), false).avg, expected(values.slice(0, k), true).avg].map(show));
+    }
+  }, 60_000);
   it('the expectations themselves', () => {
     expect(roundRational(1n, 3n)).toBe(1 / 3);
     expect(roundRational(-7n, 2n)).toBe(-3.5);
