@@ -19,18 +19,23 @@ beforeAll(async () => {
 
 const files = (d: string) => readdirSync(d).filter((f) => f.endsWith('.vtx')).sort();
 
+/** Both ways DuckDB plans a COPY: in batches kept in order, or in parallel. */
+const ORDERS: Array<[string, boolean]> = [['preserving order', true], ['in parallel', false]];
+
+/** COPY t to the directory `out` with these options, insertion order kept or not. */
+async function copyTo(out: string, ordered: boolean, options: string): Promise<void> {
+  await conn.run(`SET preserve_insertion_order = ${ordered}`);
+  try {
+    await conn.run(`COPY t TO ${sqlString(out)} (FORMAT vortex, ${options})`);
+  } finally {
+    await conn.run('RESET preserve_insertion_order');
+  }
+}
+
 describe('COPY with FILE_SIZE_BYTES', () => {
-  it.each([
-    ['preserving order', true],
-    ['in parallel', false],
-  ])('splits the output into files of about that size, %s, and reads back the same rows', async (_, ordered) => {
+  it.each(ORDERS)('splits the output into files of about that size, %s, and reads back the same rows', async (_, ordered) => {
     const out = join(dir, ordered ? 'ordered' : 'parallel');
-    await conn.run(`SET preserve_insertion_order = ${ordered}`);
-    try {
-      await conn.run(`COPY t TO ${sqlString(out)} (FORMAT vortex, FILE_SIZE_BYTES '1MB', ROW_GROUP_SIZE 20000)`);
-    } finally {
-      await conn.run('RESET preserve_insertion_order');
-    }
+    await copyTo(out, ordered, "FILE_SIZE_BYTES '1MB', ROW_GROUP_SIZE 20000");
     const names = files(out);
     expect(names.length).toBeGreaterThan(2);
     expect(readdirSync(out).filter((f) => f.includes('.tmp'))).toEqual([]);
@@ -63,17 +68,9 @@ describe('COPY with FILE_SIZE_BYTES', () => {
     }
   });
 
-  it.each([
-    ['preserving order', true],
-    ['in parallel', false],
-  ])('starts a new file every ROW_GROUPS_PER_FILE zones as Parquet does, %s', async (_, ordered) => {
+  it.each(ORDERS)('starts a new file every ROW_GROUPS_PER_FILE zones as Parquet does, %s', async (_, ordered) => {
     const out = join(dir, ordered ? 'zones-ordered' : 'zones-parallel');
-    await conn.run(`SET preserve_insertion_order = ${ordered}`);
-    try {
-      await conn.run(`COPY t TO ${sqlString(out)} (FORMAT vortex, ROW_GROUPS_PER_FILE 3, ROW_GROUP_SIZE 20000)`);
-    } finally {
-      await conn.run('RESET preserve_insertion_order');
-    }
+    await copyTo(out, ordered, 'ROW_GROUPS_PER_FILE 3, ROW_GROUP_SIZE 20000');
     const names = files(out);
     const zones: number[] = [];
     for (const name of names) {

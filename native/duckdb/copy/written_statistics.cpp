@@ -47,20 +47,12 @@ void AddLeaves(const string &name, const vtx::ColumnType &type, size_t field, st
 	}
 }
 
-//! The bytes of the nested nodes' own streams (validity, lengths, tags) on the way to a leaf.
-uint64_t NodeBytes(const vtx::ChunkMeta &column, const std::vector<size_t> &route) {
-	uint64_t n = 0;
+//! The leaf's chunk in a zone's chunk of its column; `node_bytes` adds up the nested nodes' own
+//! streams (validity, lengths, tags) on the way.
+const vtx::ChunkMeta &LeafChunk(const vtx::ChunkMeta &column, const std::vector<size_t> &route, uint64_t &node_bytes) {
 	const vtx::ChunkMeta *node = &column;
 	for (auto i : route) {
-		n += node->stored_size;
-		node = &node->children[i];
-	}
-	return n;
-}
-
-const vtx::ChunkMeta &LeafChunk(const vtx::ChunkMeta &column, const std::vector<size_t> &route) {
-	const vtx::ChunkMeta *node = &column;
-	for (auto i : route) {
+		node_bytes += node->stored_size;
 		node = &node->children[i];
 	}
 	return *node;
@@ -91,9 +83,9 @@ void FillWrittenStatistics(const vtx::FileMetadata &meta, uint64_t file_size, Co
 		bool exact = true;
 		Value min, max;
 		for (auto &zone : meta.zones) {
-			auto &column = zone.chunks[leaf.field];
-			auto &chunk = LeafChunk(column, leaf.route);
-			bytes += StoredBytes(chunk) + (leaf.first ? NodeBytes(column, leaf.route) : 0);
+			uint64_t node_bytes = 0;
+			auto &chunk = LeafChunk(zone.chunks[leaf.field], leaf.route, node_bytes);
+			bytes += StoredBytes(chunk) + (leaf.first ? node_bytes : 0);
 			nulls += chunk.stats.nulls;
 			values += chunk.stats.rows;
 			nans += chunk.stats.nans;

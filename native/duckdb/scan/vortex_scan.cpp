@@ -592,6 +592,16 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 	}
 }
 
+//! Points `vec` at the file's value of a column that holds one per file; false for other columns.
+bool ReferenceFileConstant(const ScanBindData &bind, idx_t id, idx_t file, Vector &vec) {
+	Value constant;
+	if (!FileConstant(bind, id, file, constant)) {
+		return false;
+	}
+	vec.Reference(constant);
+	return true;
+}
+
 void ScanFunction(ClientContext &context, TableFunctionInput &data, DataChunk &output) {
 	auto &bind = data.bind_data->Cast<ScanBindData>();
 	auto &g = data.global_state->Cast<ScanGlobalState>();
@@ -627,7 +637,6 @@ void ScanFunction(ClientContext &context, TableFunctionInput &data, DataChunk &o
 			}
 			auto id = g.column_ids[c];
 			auto &vec = target.data[c];
-			Value constant;
 			if (id < bind.fields.size() && l.columns[c]) {
 				if (bind.uniform && l.columns[c]->deferred.encoding) {
 					try {
@@ -640,8 +649,8 @@ void ScanFunction(ClientContext &context, TableFunctionInput &data, DataChunk &o
 				} else {
 					EmitFileColumn(context, bind, l.item.file, id, *l.columns[c], l.columns[c], l.offset, count, vec);
 				}
-			} else if (FileConstant(bind, id, l.item.file, constant)) {
-				vec.Reference(constant);
+			} else if (ReferenceFileConstant(bind, id, l.item.file, vec)) {
+				// a partition key, `filename` or the file's index: one value for the vector
 			} else if ((id == COLUMN_IDENTIFIER_ROW_ID || bind.IsRowNumberColumn(id)) &&
 			           vec.GetType() == LogicalType::BIGINT) {
 				auto rows = FlatVector::GetData<int64_t>(vec);
