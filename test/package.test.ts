@@ -253,6 +253,27 @@ describe.skipIf(!slow || !existsSync(sharedHeaders))('the packed package, instal
     }
   }, 600_000);
 
+  it('a fresh clone as a folder (npm install ../duckdb-vortex): its own dependencies, TypeScript and the addon are built there', async () => {
+    // npm links a folder outside the service without installing its dependencies; its `prepare`
+    // installs them (build-ts.mjs) and its `install` compiles for the service's DuckDB. A clone
+    // has no prebuilt binaries. CI does the oldest line here (the git install does the newest).
+    const parent = join(dir, 'fresh');
+    const clone = join(parent, 'duckdb-vortex');
+    cpSync(src, clone, { recursive: true, filter: (p) => !/[/\\](node_modules|prebuilds|build|dist|\.cache)$/.test(p) });
+    const l = lines[0];
+    const app = newProject(parent, 'service');
+    const started = Date.now();
+    const out = await sh('npm', ['install', '--foreground-scripts', '../duckdb-vortex', `@duckdb/node-api@${l.nodeApi}`], { cwd: app, env });
+    console.log(`[package.test] fresh-clone folder install next to ${l.nodeApi}, with its source build: ${Math.round((Date.now() - started) / 1000)} s`);
+    expect(readlinkOf(join(app, 'node_modules', 'duckdb-vortex'))).toBe(true);
+    expect(out).toMatch(/has no dependencies installed of its own/);
+    expect(out).toMatch(new RegExp(`no prebuilt binary for DuckDB ${l.duckdb.replace(/\./g, '\\.')} on ${platform}: compiling the native addon from source now`));
+    expect(existsSync(join(clone, 'build', `duckdb-${l.duckdb}`, 'Release', 'duckdb_vortex.node'))).toBe(true);
+    await checkProject(app, l, 'fresh folder');
+    // The clone's own files are as they were: the dependencies were installed without saving.
+    expect(readFileSync(join(clone, 'package-lock.json'), 'utf8')).toBe(readFileSync(join(src, 'package-lock.json'), 'utf8'));
+  }, 1_200_000);
+
   it('git+file://: npm prepares the clone (TypeScript only) and the install builds the addon from source', async () => {
     const repo = join(dir, 'git-repo');
     cpSync(src, repo, { recursive: true, filter: (p) => !/[/\\](node_modules|prebuilds|build|dist|\.cache)$/.test(p) });
