@@ -47,4 +47,25 @@ describe('read_vortex', () => {
     const got = (await prepared.runAndReadAll()).getRowsJS();
     expect(got).toEqual((await conn.runAndReadAll(`SELECT count(*), sum(x) FROM vortex_scan(${sqlString(`${dir}/parts/**/*.vtx`)}) WHERE x > 40000`)).getRowsJS());
   });
+
+  it('names the function the query called in its errors', async () => {
+    const glob = sqlString(`${dir}/parts/**/*.vtx`);
+    const error = async (sql: string) => {
+      try {
+        await conn.run(sql);
+      } catch (e) {
+        return (e as Error).message;
+      }
+      throw new Error(`no error from ${sql}`);
+    };
+    for (const fn of ['read_vortex', 'vortex_scan']) {
+      const other = fn === 'read_vortex' ? 'vortex_scan' : 'read_vortex';
+      const unknown = await error(`SELECT * FROM ${fn}(${glob}, no_such_option = 1)`);
+      expect(unknown).toContain(`Invalid named parameter "no_such_option" for function ${fn}`); // DuckDB's own check
+      expect(unknown).not.toContain(other);
+      const clash = await error(`SELECT * FROM ${fn}(${glob}, filename = 'p')`);
+      expect(clash).toMatch(new RegExp(`${fn}: hive partition "p" has the name of the filename column`));
+      expect(clash).not.toContain(other);
+    }
+  });
 });

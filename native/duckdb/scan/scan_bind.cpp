@@ -61,12 +61,12 @@ namespace {
 //! Makes the file column `replaced` take its values from the paths: a partition key of the same
 //! name replaces it, in its place, as in read_parquet. The files' own column is no longer read,
 //! so the scan reads its files through field maps (schema_union.hpp).
-void ReplaceWithPartition(ScanBindData &bind, idx_t replaced, const string &key, const LogicalType &type,
-                          vector<Value> values) {
+void ReplaceWithPartition(const string &fn, ScanBindData &bind, idx_t replaced, const string &key,
+                          const LogicalType &type, vector<Value> values) {
 	bind.types[replaced] = type;
 	if (!ToColumnType(type, bind.fields[replaced].type)) {
-		throw BinderException("vortex_scan: hive partition \"%s\" of type %s cannot replace the column of that name",
-		                      key, type.ToString());
+		throw BinderException("%s: hive partition \"%s\" of type %s cannot replace the column of that name", fn, key,
+		                      type.ToString());
 	}
 	bind.hive_fields[replaced] = std::move(values);
 	bind.uniform = false;
@@ -83,8 +83,9 @@ void ReplaceWithPartition(ScanBindData &bind, idx_t replaced, const string &key,
 //! The `filename` and partition-key columns, as DuckDB's MultiFileReader adds them for
 //! read_parquet (`BindOptions`: their order, their types, a key replacing a file column of its
 //! name, the errors for clashing names and mismatched directories), and each file's values.
-void BindFileColumns(ClientContext &context, MultiFileReader &reader, MultiFileOptions &options, MultiFileList &list,
-                     ScanBindData &bind, vector<LogicalType> &return_types, vector<string> &names) {
+void BindFileColumns(const string &fn, ClientContext &context, MultiFileReader &reader, MultiFileOptions &options,
+                     MultiFileList &list, ScanBindData &bind, vector<LogicalType> &return_types,
+                     vector<string> &names) {
 	options.AutoDetectHivePartitioning(list, context);
 	MultiFileReaderBindData columns;
 	reader.BindOptions(options, list, return_types, names, columns);
@@ -105,22 +106,22 @@ void BindFileColumns(ClientContext &context, MultiFileReader &reader, MultiFileO
 			values.push_back(options.GetHivePartitionValue(p[key.value], key.value, context));
 		}
 		if (bind.filename_column && index == bind.FilenameIndex()) {
-			throw BinderException("vortex_scan: hive partition \"%s\" has the name of the filename column; set "
+			throw BinderException("%s: hive partition \"%s\" has the name of the filename column; set "
 			                      "another name with filename := '<name>'",
-			                      key.value);
+			                      fn, key.value);
 		}
 		if (bind.row_number_column && index == bind.fields.size()) {
-			throw BinderException("vortex_scan: hive partition \"%s\" has the name of the file_row_number column",
+			throw BinderException("%s: hive partition \"%s\" has the name of the file_row_number column", fn,
 			                      key.value);
 		}
 		if (index < bind.fields.size()) {
-			ReplaceWithPartition(bind, index, key.value, return_types[index], std::move(values));
+			ReplaceWithPartition(fn, bind, index, key.value, return_types[index], std::move(values));
 			continue;
 		}
 		if (index != bind.HiveBase() + bind.hive.keys.size()) {
 			// BindOptions appends new keys after the columns before them; anything else would
 			// misplace the values.
-			throw BinderException("vortex_scan: hive partition \"%s\" cannot be placed after the scan's columns",
+			throw BinderException("%s: hive partition \"%s\" cannot be placed after the scan's columns", fn,
 			                      key.value);
 		}
 		bind.hive.keys.push_back(key.value);
@@ -135,9 +136,11 @@ void BindFileColumns(ClientContext &context, MultiFileReader &reader, MultiFileO
 
 unique_ptr<FunctionData> ScanBind(ClientContext &context, TableFunctionBindInput &input,
                                   vector<LogicalType> &return_types, vector<string> &names) {
+	// Errors name the function as the query does: vortex_scan or read_vortex.
+	const auto &fn = input.table_function.name;
 	auto result = make_uniq<ScanBindData>();
 	result->named_parameters = input.named_parameters;
-	auto reader = MultiFileReader::CreateDefault("vortex_scan");
+	auto reader = MultiFileReader::CreateDefault(fn);
 	// The options read_parquet takes for its files, parsed and checked by DuckDB as for Parquet.
 	MultiFileOptions options;
 	for (auto &kv : input.named_parameters) {
@@ -150,7 +153,7 @@ unique_ptr<FunctionData> ScanBind(ClientContext &context, TableFunctionBindInput
 			continue;
 		}
 		if (!reader->ParseOption(kv.first, kv.second, options, context)) {
-			throw BinderException("vortex_scan: unknown parameter \"%s\"", kv.first);
+			throw BinderException("%s: unknown parameter \"%s\"", fn, kv.first);
 		}
 	}
 	result->union_by_name = options.union_by_name;
@@ -164,9 +167,9 @@ unique_ptr<FunctionData> ScanBind(ClientContext &context, TableFunctionBindInput
 		result->files.push_back(ScanFile {file.path, std::move(meta), std::move(held), {}});
 	}
 	if (result->files.empty()) {
-		throw InvalidInputException("vortex_scan: no files to read");
+		throw InvalidInputException("%s: no files to read", fn);
 	}
-	UnifySchemas(*result);
+	UnifySchemas(fn, *result);
 	for (auto &f : result->files) {
 		result->total_rows += f.meta->total_rows;
 	}
@@ -174,16 +177,16 @@ unique_ptr<FunctionData> ScanBind(ClientContext &context, TableFunctionBindInput
 		return_types.push_back(result->types[c]);
 		names.push_back(result->fields[c].name);
 		if (result->row_number_column && StringUtil::CIEquals(result->fields[c].name, "file_row_number")) {
-			throw BinderException("vortex_scan: the files have a column named file_row_number; the file_row_number "
+			throw BinderException("%s: the files have a column named file_row_number; the file_row_number "
 			                      "option cannot add another (\"%s\")",
-			                      result->files[0].path);
+			                      fn, result->files[0].path);
 		}
 	}
 	if (result->row_number_column) {
 		return_types.push_back(LogicalType::BIGINT);
 		names.push_back("file_row_number");
 	}
-	BindFileColumns(context, *reader, options, *list, *result, return_types, names);
+	BindFileColumns(fn, context, *reader, options, *list, *result, return_types, names);
 	return std::move(result);
 }
 

@@ -37,7 +37,7 @@ std::vector<idx_t> MapByName(const vector<string> &names, const vtx::FileMetadat
 
 } // namespace
 
-void UnifySchemas(ScanBindData &bind) {
+void UnifySchemas(const string &fn, ScanBindData &bind) {
 	auto &first = *bind.files[0].meta;
 	vector<string> names;
 	vector<LogicalType> types;
@@ -89,9 +89,9 @@ void UnifySchemas(ScanBindData &bind) {
 				// Struct fields matched by name and cast per file would need a per-file cast of
 				// each child stream; refused with the file named instead.
 				throw BinderException(
-				    "vortex_scan: column \"%s\" is %s in \"%s\" but %s across the files: files whose nested columns "
+				    "%s: column \"%s\" is %s in \"%s\" but %s across the files: files whose nested columns "
 				    "differ in type are not combined (columns of other types are widened or cast as read_parquet does)",
-				    names[c], file_type.ToString(), f.path, types[c].ToString());
+				    fn, names[c], file_type.ToString(), f.path, types[c].ToString());
 			}
 			if (!stored && file_type == types[c]) {
 				stored = &field;
@@ -102,8 +102,8 @@ void UnifySchemas(ScanBindData &bind) {
 		if (stored) {
 			field.type = stored->type;
 		} else if (!ToColumnType(types[c], field.type)) {
-			throw BinderException("vortex_scan: column \"%s\" would be of type %s across the files, which "
-			                      "vortex_scan cannot return", names[c], types[c].ToString());
+			throw BinderException("%s: column \"%s\" would be of type %s across the files, which %s cannot return",
+			                      fn, names[c], types[c].ToString(), fn);
 		}
 		bind.fields.push_back(std::move(field));
 	}

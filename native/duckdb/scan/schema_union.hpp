@@ -17,8 +17,9 @@
 
 namespace vortex {
 
-//! Sets bind.fields, bind.types, each file's field_map and bind.uniform from the files' footers.
-void UnifySchemas(ScanBindData &bind);
+//! Sets bind.fields, bind.types, each file's field_map and bind.uniform from the files' footers;
+//! errors name the function `fn` as the query called it.
+void UnifySchemas(const std::string &fn, ScanBindData &bind);
 
 //! Rows [offset, offset + count) of scan column `column` of file `file` (decoded in `chunk`) into
 //! `out`, cast from the file's type to the scan's where they differ.
