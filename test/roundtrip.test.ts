@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { openDb, rows, scalar, show, sqlString, tempDir } from './helpers';
+import { answerText, openDb, rows, scalar, show, sqlString, tempDir } from './helpers';
 
 // Every storable type, with NULLs, the extremes of each width, ±inf, NaN, -0.0, empty and
 // 1 MB strings and Unicode, spread over many zones.
@@ -114,11 +114,36 @@ describe('round trip through .vtx', () => {
 
   it('refuses types it cannot store, naming the column and the type', async () => {
     const { conn } = await openDb();
-    // Nested types are stored (test/nested.test.ts), but not BIT, nor a struct whose fields
-    // have no names, nor a nested type holding one of those.
-    for (const [expr, type] of [["'0101'::BIT", 'BIT'], ['row(1, 2)', 'STRUCT'], ["[{'a': '01'::BIT}]", 'STRUCT\\(a BIT\\)\\[\\]']]) {
+    // Nested types are stored (test/nested.test.ts), but not a struct whose fields have no
+    // names, nor a nested type holding one.
+    for (const [expr, type] of [['row(1, 2)', 'STRUCT'], ['[row(1, 2)]', 'STRUCT\\(INTEGER, INTEGER\\)\\[\\]']]) {
       await expect(conn.run(`COPY (SELECT 1 AS ok, ${expr} AS bad) TO ${sqlString(`${dir}/bad.vtx`)} (FORMAT vortex)`))
         .rejects.toThrow(new RegExp(`column "bad" has type ${type}`));
     }
+  });
+
+  it('writes BIT and BIGNUM as VARCHAR, alone and inside nested types, as the Parquet writer does', async () => {
+    const { conn } = await openDb();
+    const exprs = [
+      "('0101' || (i % 7)::TINYINT::BIT::VARCHAR)::BIT", "((i - 1500) * 1000000007 || '0000000000000000000000')::BIGNUM",
+      "CASE WHEN i % 5 = 0 THEN NULL ELSE [{'a': (i % 4)::UTINYINT::BIT, 'n': i::BIGNUM}] END",
+      "MAP {'01'::BIT: i::BIGNUM}",
+    ];
+    for (const [k, expr] of exprs.entries()) {
+      const sql = `SELECT i, ${expr} AS c FROM range(3000) r(i)`;
+      const vtx = `${dir}/cast-${k}.vtx`, parquet = `${dir}/cast-${k}.parquet`;
+      await conn.run(`COPY (${sql}) TO ${sqlString(vtx)} (FORMAT vortex, ROW_GROUP_SIZE 500)`);
+      await conn.run(`COPY (${sql}) TO ${sqlString(parquet)} (FORMAT parquet)`);
+      const typeOf = async (f: string) => scalar(conn, `SELECT typeof(c) FROM ${f} LIMIT 1`);
+      expect(await typeOf(sqlString(vtx)), expr).toBe(await typeOf(sqlString(parquet)));
+      expect(String(await typeOf(sqlString(vtx))), expr).toMatch(/VARCHAR/);
+      for (const q of ['SELECT i, c FROM $ ORDER BY i', 'SELECT count(c), min(c::VARCHAR), max(c::VARCHAR) FROM $', 'SELECT count(*) FROM $ WHERE c::VARCHAR LIKE \'%1%\'']) {
+        for (const pushdown of [true, false]) {
+          await conn.run(`SET vortex_pushdown = ${pushdown}`);
+          expect(await answerText(conn, q.replace('$', sqlString(vtx))), `${expr}: ${q}`).toBe(await answerText(conn, q.replace('$', sqlString(parquet))));
+        }
+      }
+    }
+    await conn.run('SET vortex_pushdown = true');
   });
 });

@@ -7,8 +7,10 @@
 #include "../sketches.hpp"
 #include "written_statistics.hpp"
 #include "zone_accumulator.hpp"
+#include "duckdb/common/type_visitor.hpp"
 #include "duckdb/common/types/column/column_data_collection.hpp"
 #include "duckdb/function/copy_function.hpp"
+#include "duckdb/planner/expression/bound_cast_expression.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -41,6 +43,38 @@ struct CopyBindData : public TableFunctionData {
 	//! KV_METADATA, as Parquet's writer takes it: for the footer of every file written.
 	std::vector<std::pair<std::string, std::string>> key_value;
 };
+
+//! A type .vtx cannot store as itself (BIT, BIGNUM); nested types are judged by their children.
+bool Unstorable(const LogicalType &type) {
+	vtx::ColumnType unused;
+	return !type.IsNested() && !ToColumnType(type, unused);
+}
+
+//! Columns holding a type .vtx cannot store, alone or inside a nested type, are written as VARCHAR
+//! there, as DuckDB's Parquet writer does (its ParquetWriteSelect). Nothing is returned, and DuckDB
+//! keeps its plan, when no column needs it.
+vector<unique_ptr<Expression>> CopySelect(CopyToSelectInput &input) {
+	vector<unique_ptr<Expression>> out;
+	bool changed = false;
+	for (auto &expr : input.select_list) {
+		if (!TypeVisitor::Contains(expr->return_type, Unstorable)) {
+			out.push_back(std::move(expr));
+			continue;
+		}
+		const auto name = expr->GetAlias();
+		auto type = TypeVisitor::VisitReplace(expr->return_type, [](const LogicalType &t) {
+			return Unstorable(t) ? LogicalType::VARCHAR : t;
+		});
+		auto cast = BoundCastExpression::AddCastToType(input.context, std::move(expr), type, false);
+		cast->SetAlias(name);
+		out.push_back(std::move(cast));
+		changed = true;
+	}
+	if (!changed) {
+		out.clear();
+	}
+	return out;
+}
 
 unique_ptr<FunctionData> CopyBind(ClientContext &context, CopyFunctionBindInput &input, const vector<string> &names,
                                   const vector<LogicalType> &types) {
@@ -395,6 +429,7 @@ bool IsVortexCopyFunction(const std::string &name) {
 CopyFunction GetVortexCopyFunction(const std::string &name) {
 	CopyFunction f(name);
 	f.extension = "vtx";
+	f.copy_to_select = CopySelect;
 	f.copy_to_bind = CopyBind;
 	f.copy_options = CopyOptions;
 	f.copy_to_initialize_global = CopyInitGlobal;
