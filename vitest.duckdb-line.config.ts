@@ -43,6 +43,7 @@ export const DUCKDB_LINE_TESTS = [
   'sorted-groups', // GROUP BY a key the zones are sorted by (issue 23)
   'entry-filters', // aggregated per dictionary entry
   'type-paths', // every type through every way a pushed aggregate reaches its rows
+  'all-types-aggregates', // each pushable aggregate over every flat type of test_all_types()
 ];
 
 const dir = process.env.VORTEX_NODE_API_DIR;

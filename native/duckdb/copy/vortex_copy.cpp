@@ -44,26 +44,28 @@ struct CopyBindData : public TableFunctionData {
 	std::vector<std::pair<std::string, std::string>> key_value;
 };
 
-//! A type .vtx cannot store as itself (BIT, BIGNUM); nested types are judged by their children.
-bool Unstorable(const LogicalType &type) {
+//! BIT and BIGNUM: the types with no storage of their own in .vtx nor in Parquet, which DuckDB's
+//! Parquet writer writes as VARCHAR. Other types .vtx cannot store (TIME_NS on DuckDB 1.5, say)
+//! have one in Parquet, so CopyBind refuses them by name rather than changing their type.
+bool WrittenAsVarchar(const LogicalType &type) {
 	vtx::ColumnType unused;
-	return !type.IsNested() && !ToColumnType(type, unused);
+	return (type.id() == LogicalTypeId::BIT || type.id() == LogicalTypeId::BIGNUM) && !ToColumnType(type, unused);
 }
 
-//! Columns holding a type .vtx cannot store, alone or inside a nested type, are written as VARCHAR
-//! there, as DuckDB's Parquet writer does (its ParquetWriteSelect). Nothing is returned, and DuckDB
-//! keeps its plan, when no column needs it.
+//! Columns holding BIT or BIGNUM, alone or inside a nested type, are written with VARCHAR in their
+//! place, as DuckDB's Parquet writer does (its ParquetWriteSelect). Nothing is returned, and
+//! DuckDB keeps its plan, when no column needs it.
 vector<unique_ptr<Expression>> CopySelect(CopyToSelectInput &input) {
 	vector<unique_ptr<Expression>> out;
 	bool changed = false;
 	for (auto &expr : input.select_list) {
-		if (!TypeVisitor::Contains(expr->return_type, Unstorable)) {
+		if (!TypeVisitor::Contains(expr->return_type, WrittenAsVarchar)) {
 			out.push_back(std::move(expr));
 			continue;
 		}
 		const auto name = expr->GetAlias();
 		auto type = TypeVisitor::VisitReplace(expr->return_type, [](const LogicalType &t) {
-			return Unstorable(t) ? LogicalType::VARCHAR : t;
+			return WrittenAsVarchar(t) ? LogicalType::VARCHAR : t;
 		});
 		auto cast = BoundCastExpression::AddCastToType(input.context, std::move(expr), type, false);
 		cast->SetAlias(name);
