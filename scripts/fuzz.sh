@@ -5,9 +5,14 @@
 #   scripts/fuzz.sh [SECONDS]          build, (re)write the seed corpus, fuzz for SECONDS (default 60)
 #   scripts/fuzz.sh --build            build only
 #   scripts/fuzz.sh --repro FILE...    run the target once on each FILE (e.g. fuzz/out/crash-*)
+#   scripts/fuzz.sh --minimize         merge fuzz/corpus-run/ into the kept corpus, keeping only the
+#                                      inputs that add coverage (libFuzzer -merge=1), and repack
+#                                      fuzz/corpus.tar.xz for committing
 #
-# Corpus: fuzz/corpus-run/ (kept between runs, git-ignored), plus fuzz/regressions/ (inputs
-# that once failed, in git, re-run first). Findings and logs: fuzz/out/ (git-ignored). Exit status: 0 when the run ended without a finding, 1 when it found one,
+# Corpus: fuzz/corpus-run/ (the working corpus, git-ignored; new inputs go there); the kept corpus,
+# fuzz/corpus.tar.xz in git (one small archive rather than thousands of files), unpacked into
+# fuzz/corpus-kept/ (git-ignored, read only), so that a fresh clone does not start again from the
+# seeds; and fuzz/regressions/ (inputs that once failed, in git, re-run first). Findings and logs: fuzz/out/ (git-ignored). Exit status: 0 when the run ended without a finding, 1 when it found one,
 # 2 when something needed is missing. Nothing is installed by this script.
 # Environment: FUZZ_MAX_LEN (largest input, default 8192), CXX (default clang++).
 set -euo pipefail
@@ -17,6 +22,8 @@ cd "$root"
 CXX="${CXX:-clang++}"
 bin="$root/build-fuzz/format_reader_fuzzer"
 corpus="$root/fuzz/corpus-run"
+kept="$root/fuzz/corpus-kept"
+archive="$root/fuzz/corpus.tar.xz"
 out="$root/fuzz/out"
 
 missing=()
@@ -59,6 +66,16 @@ build() {
 		-o "$bin"
 }
 
+# fuzz/corpus.tar.xz into fuzz/corpus-kept/, again whenever the archive is the newer.
+unpack_kept() {
+	mkdir -p "$kept"
+	if [[ -f "$archive" && (! -f "$kept.stamp" || "$archive" -nt "$kept.stamp") ]]; then
+		find "$kept" -mindepth 1 -delete
+		xz -dc "$archive" | tar -C "$kept" -xf -
+		touch "$kept.stamp"
+	fi
+}
+
 export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:allocator_may_return_null=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 
@@ -72,6 +89,24 @@ case "${1:-}" in
 	build
 	"$bin" -runs=1 "$@"
 	exit $?
+	;;
+--minimize)
+	build
+	unpack_kept
+	fresh="$(mktemp -d "$root/fuzz/corpus-merge.XXXXXX")"
+	mkdir -p "$corpus" "$out"
+	before="$(find "$kept" -type f | wc -l)"
+	# The first directory receives the inputs that add coverage over the ones before it.
+	"$bin" -merge=1 -max_len="${FUZZ_MAX_LEN:-8192}" -timeout=10 -rss_limit_mb=2048 "$fresh" "$kept" "$corpus" \
+		>"$out/minimize.log" 2>&1 || { echo "fuzz.sh: merge failed, see $out/minimize.log" >&2; rm -rf "$fresh"; exit 1; }
+	rm -rf "$kept"
+	mv "$fresh" "$kept"
+	# Stable bytes for the same files: sorted names, no times or owners.
+	tar -C "$kept" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - . | xz -9 >"$archive.tmp"
+	mv "$archive.tmp" "$archive"
+	touch "$kept.stamp"
+	echo "fuzz.sh: kept corpus $before -> $(find "$kept" -type f | wc -l) inputs; fuzz/corpus.tar.xz $(du -k "$archive" | cut -f1) KiB"
+	exit 0
 	;;
 esac
 
@@ -91,7 +126,8 @@ corpus_before="$(find "$corpus" -type f | wc -l)"
 echo "fuzz.sh: fuzzing for ${seconds}s; log $log"
 set +e
 t0=$(date +%s)
-"$bin" "$corpus" "$root/fuzz/regressions" -max_total_time="$seconds" -max_len="${FUZZ_MAX_LEN:-8192}" -timeout=10 -rss_limit_mb=2048 \
+unpack_kept
+"$bin" "$corpus" "$kept" "$root/fuzz/regressions" -max_total_time="$seconds" -max_len="${FUZZ_MAX_LEN:-8192}" -timeout=10 -rss_limit_mb=2048 \
 	-artifact_prefix="$out/" -print_final_stats=1 >"$log" 2>&1
 status=$?
 elapsed=$(($(date +%s) - t0))

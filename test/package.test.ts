@@ -95,7 +95,7 @@ describe.skipIf(!slow || !existsSync(sharedHeaders))('the packed package, instal
     execFileSync('tar', ['-czf', join(archives, 'duckdb-1.4.4.tar.gz'), '-C', join(x144, 'package', 'src'), 'duckdb']);
 
     // A copy of the repository outside it: no ../shared beside it, its own .cache.
-    const skip = new Set(['node_modules', 'build', 'build-asan', 'prebuilds', '.git', '.cache', 'scratch', 'bench/data', 'fuzz/corpus-run', 'fuzz/out', 'dist']);
+    const skip = new Set(['node_modules', 'build', 'build-asan', 'prebuilds', '.git', '.cache', 'scratch', 'bench/data', 'fuzz/corpus-run', 'fuzz/corpus-kept', 'fuzz/out', 'dist']);
     cpSync(root, src, { recursive: true, filter: (p) => !skip.has(relative(root, p).split(sep).join('/')) && !/\.tgz$|\.ci-results/.test(p) });
     symlinkSync(join(root, 'node_modules'), join(src, 'node_modules'));
     expect(existsSync(resolve(src, '..', 'shared'))).toBe(false);
