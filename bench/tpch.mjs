@@ -10,11 +10,11 @@
 // table names (views over vortex_scan / read_parquet, or the tables), chosen by search_path, so
 // the query texts are DuckDB's own, unchanged. Every answer is checked against the DuckDB
 // tables' answer, and loosely against the published answers (TPCH_DIR/answers/sf<SF>) if present.
-import { DuckDBTypeId } from '@duckdb/node-api';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { benchDir, connect, dataDir, fileSize, fmtBytes, fmtMs, machine, parseArgs, q, table, timeCopies, timeOnce } from './common.mjs';
+import { benchDir, connect, dataDir, fmtMs, machine, parseArgs } from './common.mjs';
+import { answerOf, compare, md, median, runOn, suiteSources, writeTables, x } from './suite.mjs';
 
 const args = parseArgs({ sf: 1, runs: 5, queries: '', copyRuns: 3 });
 const root = resolve(benchDir, '..');
@@ -24,6 +24,8 @@ const QUERIES = args.queries ? args.queries.split(',').map(Number) : Array.from(
 for (const n of QUERIES) if (!(Number.isInteger(n) && n >= 1 && n <= 22)) throw new Error(`--queries: no TPC-H query ${n}`);
 const TABLES = ['lineitem', 'orders', 'customer', 'part', 'partsupp', 'supplier', 'nation', 'region'];
 const nn = (n) => String(n).padStart(2, '0');
+// DOUBLE cells may differ from the tables' by this much, relatively (summation order).
+const TOLERANCE = 1e-12;
 
 const dir = dataDir(`tpch-sf${sf}`);
 // gen.sh returns at once when the folder already holds this scale factor; it must run from the
@@ -39,50 +41,9 @@ const threads = (await conn.runAndReadAll("SELECT current_setting('threads')")).
 console.log(`# TPC-H SF${sf}, ${args.runs} runs (medians after one warm-up round; the four sources interleaved, each round starting with the next); ${threads} DuckDB threads; ${machine()}\n`);
 
 // Load, then write both formats from the tables.
-mkdirSync(join(dir, 'vtx'), { recursive: true });
-mkdirSync(join(dir, 'parquet'), { recursive: true });
-for (const s of ['mem', 'vtx', 'parquet']) await conn.run(`CREATE SCHEMA ${s}`);
-const copyRuns = Math.max(1, args.copyRuns);
-const copies = [['table', 'rows', 'load (parquet → table)', 'COPY vtx', 'COPY parquet', 'vtx size', 'parquet size', 'vtx/parquet size', 'vtx/parquet COPY time']];
-const sum = { load: 0, vtx: 0, parquet: 0, vtxBytes: 0, parquetBytes: 0, rows: 0n };
-for (const t of TABLES) {
-  const vtx = join(dir, 'vtx', `${t}.vtx`), parquet = join(dir, 'parquet', `${t}.parquet`);
-  const load = await timeOnce(conn, `CREATE TABLE mem.${t} AS SELECT * FROM read_parquet(${q(join(dir, `${t}.parquet`))})`);
-  const rows = (await conn.runAndReadAll(`SELECT count(*) FROM mem.${t}`)).getRowsJS()[0][0];
-  const copied = await timeCopies(conn, {
-    vortex: [`COPY mem.${t} TO ${q(vtx)} (FORMAT vortex)`, vtx],
-    parquet: [`COPY mem.${t} TO ${q(parquet)} (FORMAT parquet)`, parquet],
-  }, copyRuns);
-  const vtxMs = copied.vortex, parquetMs = copied.parquet;
-  await conn.run(`CREATE VIEW vtx.${t} AS SELECT * FROM vortex_scan(${q(vtx)})`);
-  await conn.run(`CREATE VIEW parquet.${t} AS SELECT * FROM read_parquet(${q(parquet)})`);
-  const vb = fileSize(vtx), pb = fileSize(parquet);
-  Object.assign(sum, { load: sum.load + load, vtx: sum.vtx + vtxMs, parquet: sum.parquet + parquetMs,
-    vtxBytes: sum.vtxBytes + vb, parquetBytes: sum.parquetBytes + pb, rows: sum.rows + BigInt(rows) });
-  copies.push([t, rows.toLocaleString(), fmtMs(load), fmtMs(vtxMs), fmtMs(parquetMs), fmtSize(vb), fmtSize(pb),
-    (vb / pb).toFixed(2), (vtxMs / parquetMs).toFixed(2)]);
-}
-copies.push(['**total**', sum.rows.toLocaleString(), fmtMs(sum.load), fmtMs(sum.vtx), fmtMs(sum.parquet), fmtSize(sum.vtxBytes),
-  fmtSize(sum.parquetBytes), (sum.vtxBytes / sum.parquetBytes).toFixed(2), (sum.vtx / sum.parquet).toFixed(2)]);
-console.log(`## Writing the tables (COPY: median of ${copyRuns}, each to a new file, the two formats in alternating order)\n`);
-console.log(md(copies));
+await writeTables(conn, dir, TABLES, Math.max(1, args.copyRuns));
 
-// The pushdown setting changes between runs of the same text, and the search_path between
-// sources: both are set outside the timed statement, hence this loop rather than common.mjs's
-// timeInterleaved (which times SQL texts only).
-const SOURCES = [
-  { key: 'on', label: 'vtx', setup: ["SET search_path = 'vtx'", 'SET vortex_pushdown = true'] },
-  { key: 'off', label: 'vtx pushdown off', setup: ["SET search_path = 'vtx'", 'SET vortex_pushdown = false'] },
-  { key: 'parquet', label: 'parquet', setup: ["SET search_path = 'parquet'", 'SET vortex_pushdown = true'] },
-  { key: 'table', label: 'duckdb table', setup: ["SET search_path = 'mem'", 'SET vortex_pushdown = true'] },
-];
-async function runOn(src, sql) {
-  for (const s of src.setup) await conn.run(s);
-  const start = process.hrtime.bigint();
-  const result = await conn.runAndReadAll(sql);
-  return { ms: Number(process.hrtime.bigint() - start) / 1e6, result };
-}
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const SOURCES = suiteSources(true);
 
 const out = [['query', 'pushed?', 'vtx', 'vtx pushdown off', 'parquet', 'duckdb table', 'parquet/vtx', 'table/vtx', 'off/on', 'answers vs table', 'vs published']];
 const notes = [];
@@ -98,7 +59,7 @@ for (const n of QUERIES) {
   const pushed = /Pushed (Aggregates|Groups)/.test(plan);
   // The warm-up round's answers are the ones checked.
   const answers = {};
-  for (const src of SOURCES) answers[src.key] = answerOf((await runOn(src, sql)).result);
+  for (const src of SOURCES) answers[src.key] = answerOf((await runOn(conn, src, sql)).result);
   const times = Object.fromEntries(SOURCES.map((s) => [s.key, []]));
   // Each round starts with the next source: run in a fixed order, .vtx always came right after
   // the tables and pushdown off right after .vtx on the same files, and off/on read 0.94x on
@@ -107,7 +68,7 @@ for (const n of QUERIES) {
   for (let i = 0; i < args.runs; i++) {
     for (let k = 0; k < SOURCES.length; k++) {
       const src = SOURCES[(i + k) % SOURCES.length];
-      times[src.key].push((await runOn(src, sql)).ms);
+      times[src.key].push((await runOn(conn, src, sql)).ms);
     }
   }
   const ms = Object.fromEntries(SOURCES.map((s) => [s.key, median(times[s.key])]));
@@ -118,7 +79,7 @@ for (const n of QUERIES) {
 
   const checks = [];
   for (const src of SOURCES.filter((s) => s.key !== 'table')) {
-    const c = compare(answers.table, answers[src.key]);
+    const c = compare(answers.table, answers[src.key], TOLERANCE);
     if (c.status !== 'same') {
       checks.push(`${src.key}: ${c.status}`);
       notes.push(`q${nn(n)} ${src.label}: ${c.status}${c.detail ? ` (${c.detail})` : ''}`);
@@ -138,50 +99,6 @@ console.log('\n## Queries (median wall time; ratios > 1: vtx with pushdown is fa
 console.log(md(out));
 if (notes.length) console.log(`\n## Answer differences\n\n${notes.map((s) => `- ${s}`).join('\n')}`);
 else console.log('\nEvery source gave the DuckDB tables\' answer, value for value.');
-
-function x(r) {
-  return `${r.toFixed(2)}x`;
-}
-
-function fmtSize(n) {
-  return n < 1 << 20 ? `${(n / 1024).toFixed(1)} KiB` : fmtBytes(n);
-}
-
-/** Markdown via common.mjs's padding: the pipes are columns of their own. */
-function md(rows) {
-  const withRule = [rows[0], rows[0].map(() => '---'), ...rows.slice(1)];
-  return table(withRule.map((r) => ['|', ...r.flatMap((c) => [c, '|'])]));
-}
-
-/** Cells as DuckDB's text (exact for DECIMAL, dates, BIGINT), with the columns' types. */
-function answerOf(result) {
-  const floats = result.columnTypes().map((t) => t.typeId === DuckDBTypeId.DOUBLE || t.typeId === DuckDBTypeId.FLOAT);
-  return { floats, rows: result.getRows().map((r) => r.map((v) => (v === null ? 'NULL' : String(v)))) };
-}
-
-/**
- * 'same' when every cell's text is equal; 'DOUBLE last digits' when only DOUBLE cells differ and
- * by a relative 1e-12 at most (summation order); 'order' when the same rows come in another order
- * (ties under the ORDER BY); otherwise 'DIFFERS' with the first differing cell.
- */
-function compare(ref, got) {
-  if (ref.rows.length !== got.rows.length) return { status: 'DIFFERS', detail: `${got.rows.length} rows, expected ${ref.rows.length}` };
-  let worst = 0, first = null;
-  for (let i = 0; i < ref.rows.length && !first; i++) {
-    for (let c = 0; c < ref.rows[i].length; c++) {
-      const a = ref.rows[i][c], b = got.rows[i][c];
-      if (a === b) continue;
-      const rel = Math.abs(Number(a) - Number(b)) / Math.max(Math.abs(Number(a)), Math.abs(Number(b)));
-      if (ref.floats[c] && rel <= 1e-12) worst = Math.max(worst, rel);
-      else { first = `row ${i + 1} column ${c + 1}: ${b}, expected ${a}`; break; }
-    }
-  }
-  if (first) {
-    const sorted = (rows) => rows.map((r) => r.join('\u0001')).sort().join('\u0002');
-    return sorted(ref.rows) === sorted(got.rows) ? { status: 'order', detail: first } : { status: 'DIFFERS', detail: first };
-  }
-  return worst ? { status: 'DOUBLE last digits', detail: `relative difference up to ${worst.toExponential(1)}` } : { status: 'same' };
-}
 
 /**
  * The published answer, loosely: its strings may be quoted and its decimals spelled with other
