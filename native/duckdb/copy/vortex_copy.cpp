@@ -48,8 +48,7 @@ struct CopyBindData : public TableFunctionData {
 //! Parquet writer writes as VARCHAR. Other types .vtx cannot store (TIME_NS on DuckDB 1.5, say)
 //! have one in Parquet, so CopyBind refuses them by name rather than changing their type.
 bool WrittenAsVarchar(const LogicalType &type) {
-	vtx::ColumnType unused;
-	return (type.id() == LogicalTypeId::BIT || type.id() == LogicalTypeId::BIGNUM) && !ToColumnType(type, unused);
+	return type.id() == LogicalTypeId::BIT || type.id() == LogicalTypeId::BIGNUM;
 }
 
 //! Columns holding BIT or BIGNUM, alone or inside a nested type, are written with VARCHAR in their
