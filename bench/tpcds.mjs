@@ -3,7 +3,7 @@
 // by side in one process, modeled on tpch.mjs.
 //   node bench/tpcds.mjs [--sf=1] [--runs=3] [--queries=1,2,3] [--copy-runs=1] [--off]
 // The 24 tables come from bench/tpcds/gen.sh (DuckDB 1.4.4's dsdgen, compiled from the sources of
-// a duckdb/duckdb git mirror: DUCKDB_MIRROR, default /work/.mirror/duckdb+duckdb/repo), written
+// a duckdb/duckdb git mirror: DUCKDB_MIRROR, default ../.mirror/duckdb+duckdb/repo beside the project), written
 // once as Parquet into bench/data/tpcds-sf<SF>/. They are loaded into DuckDB tables, and from
 // those the .vtx and the Parquet files that are queried are written in this run (both by the same
 // DuckDB, from the same tables, so sizes and COPY times compare). Each source is a schema of the
@@ -13,14 +13,16 @@
 // Every answer is checked against the DuckDB tables' answer, and loosely against DuckDB's
 // published answers (extension/tpcds/dsdgen/answers/sf<SF>/NN.csv in the mirror) if present.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { benchDir, connect, dataDir, fmtMs, machine, parseArgs } from './common.mjs';
+import { benchDir, connect, dataDir, fmtMs, machine, parseArgs, q } from './common.mjs';
 import { answerOf, compare, md, median, runOn, suiteSources, writeTables, x } from './suite.mjs';
 
 const args = parseArgs({ sf: 1, runs: 3, queries: '', copyRuns: 1, off: false, short: 60 });
 const root = resolve(benchDir, '..');
-const mirror = process.env.DUCKDB_MIRROR ?? '/work/.mirror/duckdb+duckdb/repo';
+// where fetching duckdb/duckdb puts its mirror: beside the project's folder, as ../shared/tpch/gen.sh assumes
+const mirror = process.env.DUCKDB_MIRROR ?? resolve(root, '..', '.mirror', 'duckdb+duckdb', 'repo');
 const ref = process.env.DUCKDB_REF ?? 'v1.4.4';
 const sf = String(args.sf); // as gen.sh and the answers' folders spell it: 1, 0.01
 const QUERIES = args.queries ? args.queries.split(',').map(Number) : Array.from({ length: 99 }, (_, i) => i + 1);
@@ -117,7 +119,7 @@ for (const n of QUERIES) {
     }
   }
   if (checks.some((c) => c.endsWith('DIFFERS'))) process.exitCode = 1;
-  const published = 'table' in errors ? '—' : publishedCheck(n, answers.table);
+  const published = 'table' in errors ? '—' : await publishedCheck(n, answers.table);
   if (published.startsWith('DIFFERS')) notes.push(`q${nn(n)} duckdb table vs published answer: ${published}`);
   const cell = (k) => (k in ms ? fmtMs(ms[k]) : 'ERROR');
   const ratio = (a, b) => (a in ms && b in ms ? x(ms[a] / ms[b]) : '—');
@@ -173,33 +175,26 @@ function dump(answer, max = 20) {
   return lines.join('\n');
 }
 
-/** `|`-separated cells, with "..." quoting (doubled quotes inside). */
-function splitCsv(line) {
-  const cells = [];
-  let cur = '', inQ = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i];
-    if (inQ) {
-      if (ch === '"' && line[i + 1] === '"') { cur += '"'; i++; } else if (ch === '"') inQ = false; else cur += ch;
-    } else if (ch === '"' && cur === '') inQ = true;
-    else if (ch === '|') { cells.push(cur); cur = ''; } else cur += ch;
-  }
-  cells.push(cur);
-  return cells;
-}
-
 /**
  * The published answer, loosely: its decimals may be spelled with other trailing zeros, so numbers
  * are compared as numbers (relative 1e-9), and its empty strings are spelled '(empty)';
  * 'same (order)' when only the order of rows differs (ties under the ORDER BY).
  */
-function publishedCheck(n, ref) {
+async function publishedCheck(n, ref) {
   const text = fromMirror(`answers/sf${sf}/${nn(n)}.csv`);
   if (text === null) return '—';
-  const lines = text.split('\n').filter((l) => l.length).slice(1); // the header names may differ
-  if (lines.length !== ref.rows.length) return `DIFFERS: ${ref.rows.length} rows, published ${lines.length}`;
-  // DuckDB's answer files spell the empty string '(empty)' (q30's c_login)
-  const pub = lines.map((l) => splitCsv(l).map((v) => (v === '(empty)' ? '' : v)));
+  // Parsed by DuckDB's CSV reader, every cell as text; the header names may differ from ours.
+  const file = join(tmpdir(), `tpcds-answer-${process.pid}-${nn(n)}.csv`);
+  writeFileSync(file, text);
+  let parsed;
+  try {
+    parsed = await conn.runAndReadAll(`SELECT * FROM read_csv(${q(file)}, delim = '|', header = true, all_varchar = true, nullstr = 'NULL')`);
+  } finally {
+    rmSync(file, { force: true });
+  }
+  // NULL as answerOf spells it; DuckDB's answer files spell the empty string '(empty)' (q30's c_login).
+  const pub = parsed.getRows().map((r) => r.map((v) => (v === null ? 'NULL' : v === '(empty)' ? '' : String(v))));
+  if (pub.length !== ref.rows.length) return `DIFFERS: ${ref.rows.length} rows, published ${pub.length}`;
   const close = (a, b) => {
     if (a === b) return true;
     const na = Number(a), nb = Number(b);

@@ -27,7 +27,7 @@ awk -v s="$SF" 'BEGIN { exit !(s > 0) }' || die "SF must be > 0"
 OUTDIR=$2
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-DUCKDB_MIRROR=${DUCKDB_MIRROR:-/work/.mirror/duckdb+duckdb/repo}
+DUCKDB_MIRROR=${DUCKDB_MIRROR:-$HERE/../../../.mirror/duckdb+duckdb/repo}  # beside the project, where fetching duckdb/duckdb puts it
 DUCKDB_REF=${DUCKDB_REF:-v1.4.4}
 DUCKDB_HEADERS=${DUCKDB_HEADERS:-$PWD/.cache/duckdb-1.4.4/src}  # run from the project root
 LIBDUCKDB=${LIBDUCKDB:-$PWD/node_modules/@duckdb/node-bindings-linux-x64/libduckdb.so}
