@@ -1,5 +1,5 @@
 #include "aggregate_state.hpp"
-#include "halves_sum.hpp"
+#include "../format/halves_sum.hpp"
 
 #include "../format/scratch.hpp"
 #include "../format/stats_builder.hpp"

@@ -1,6 +1,6 @@
 #include "grouped_aggregation.hpp"
 
-#include "halves_sum.hpp"
+#include "../format/halves_sum.hpp"
 
 #include "../format/vector_loops.hpp"
 

@@ -18,7 +18,31 @@ inline uint64_t PackedWords(uint64_t n, uint8_t bw) {
 	return (n * bw + 63) / 64;
 }
 
-void Pack(const uint64_t *values, uint64_t n, uint8_t bw, std::vector<uint64_t> &words);
+//! Packs value(0), ..., value(n - 1), each below 2^bw, into the PackedWords(n, bw) words at `dst`
+//! (any alignment), LSB first. The values come from a function, so that a caller
+//! packing deltas or codes need not store them first, and each word is written once.
+template <class VALUE>
+inline void PackInto(uint64_t n, uint8_t bw, VALUE &&value, uint8_t *dst) {
+	if (bw == 0) {
+		return;
+	}
+	uint64_t word = 0;
+	unsigned fill = 0; // bits of `word` in use
+	for (uint64_t i = 0; i < n; i++) {
+		const uint64_t v = value(i);
+		word |= v << fill;
+		fill += bw;
+		if (fill >= 64) {
+			std::memcpy(dst, &word, 8);
+			dst += 8;
+			fill -= 64;
+			word = fill ? v >> (bw - fill) : 0; // the bits that did not fit
+		}
+	}
+	if (fill) {
+		std::memcpy(dst, &word, 8);
+	}
+}
 
 //! Word w of packed data starting at `packed` (any alignment).
 inline uint64_t PackedWord(const uint8_t *packed, uint64_t w) {

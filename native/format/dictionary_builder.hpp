@@ -45,28 +45,26 @@ struct KeyHash<std::string_view> {
 template <class KEY>
 class DictionaryBuilder {
 public:
+	//! The table starts small and doubles as values arrive (at most half full): sized for the limit
+	//! up front, it was hundreds of KiB to clear per segment, most often for a handful of values or
+	//! for a dictionary that the first sample already ruled out.
 	explicit DictionaryBuilder(uint64_t limit) : limit(limit) {
-		uint64_t cap = 16;
-		while (cap < limit * 2) {
-			cap <<= 1;
-		}
-		slots.assign(cap, kEmpty);
-		mask = cap - 1;
 	}
 
 	//! Code of `key`, inserting it if new; false when the dictionary is full.
 	bool Insert(const KEY &key, uint32_t &code) {
-		uint64_t i = KeyHash<KEY>()(key) & mask;
-		while (true) {
+		return Insert(key, KeyHash<KEY>()(key), code);
+	}
+
+	std::vector<KEY> values;
+
+private:
+	bool Insert(const KEY &key, uint64_t h, uint32_t &code) {
+		uint64_t i = h & mask;
+		while (!slots.empty()) {
 			uint32_t s = slots[i];
 			if (s == kEmpty) {
-				if (values.size() >= limit) {
-					return false;
-				}
-				code = static_cast<uint32_t>(values.size());
-				slots[i] = code;
-				values.push_back(key);
-				return true;
+				break;
 			}
 			if (values[s] == key) {
 				code = s;
@@ -74,45 +72,64 @@ public:
 			}
 			i = (i + 1) & mask;
 		}
+		if (values.size() >= limit) {
+			return false;
+		}
+		if ((values.size() + 1) * 2 > slots.size()) {
+			Grow();
+			for (i = h & mask; slots[i] != kEmpty; i = (i + 1) & mask) {
+			}
+		}
+		code = static_cast<uint32_t>(values.size());
+		slots[i] = code;
+		values.push_back(key);
+		return true;
+	}
+	void Grow() {
+		const uint64_t cap = slots.empty() ? 64 : slots.size() * 2;
+		slots.assign(cap, kEmpty);
+		mask = cap - 1;
+		for (uint32_t code = 0; code < values.size(); code++) {
+			uint64_t i = KeyHash<KEY>()(values[code]) & mask;
+			while (slots[i] != kEmpty) {
+				i = (i + 1) & mask;
+			}
+			slots[i] = code;
+		}
 	}
 
-	std::vector<KEY> values;
-
-private:
 	static constexpr uint32_t kEmpty = UINT32_MAX;
 	uint64_t limit;
-	uint64_t mask;
+	uint64_t mask = 0;
 	std::vector<uint32_t> slots;
 };
 
-//! Whether a dictionary is worth trying: a sample of the first values must repeat enough.
-template <class KEY, class GET>
-bool DictionaryLikely(uint64_t n, GET &&get, uint64_t limit) {
-	const uint64_t sample = n < 4096 ? n : 4096;
-	DictionaryBuilder<KEY> probe(sample);
-	uint32_t code;
-	for (uint64_t i = 0; i < sample; i++) {
-		probe.Insert(get(i), code);
-	}
-	return probe.values.size() <= limit && probe.values.size() * 2 <= sample;
-}
-
-//! Codes for all n values in `codes`, when a sample suggests repetition and the dictionary
-//! stays within its limit; otherwise false with `codes` empty.
+//! Codes for all n values in `codes`, when the first values (a sample of 4096) repeat enough
+//! (at most half of them distinct) and the dictionary stays within its limit; otherwise false
+//! with `codes` empty.
 template <class KEY, class GET>
 bool BuildDictionary(uint64_t n, uint64_t limit, GET &&get, DictionaryBuilder<KEY> &dict, std::vector<uint64_t> &codes) {
 	codes.clear();
-	if (!DictionaryLikely<KEY>(n, get, limit)) {
-		return false;
-	}
-	codes.resize(n);
+	const uint64_t sample = n < 4096 ? n : 4096;
+	codes.resize(sample);
 	uint32_t code;
 	for (uint64_t i = 0; i < n; i++) {
+		if (i == sample) {
+			if (dict.values.size() * 2 > sample) {
+				codes.clear();
+				return false;
+			}
+			codes.resize(n);
+		}
 		if (!dict.Insert(get(i), code)) {
 			codes.clear();
 			return false;
 		}
 		codes[i] = code;
+	}
+	if (n <= sample && dict.values.size() * 2 > sample) { // a sample of the whole
+		codes.clear();
+		return false;
 	}
 	return true;
 }

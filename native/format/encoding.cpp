@@ -33,10 +33,7 @@ const char *EncodingName(Encoding e) {
 namespace encoding_internal {
 
 void WritePacked(ByteWriter &out, const std::vector<uint64_t> &values, uint8_t bw) {
-	auto &words = Scratch<uint64_t>(3);
-	Pack(values.data(), values.size(), bw, words);
-	out.U8(bw);
-	out.Bytes(words.data(), words.size() * 8);
+	WritePackedValues(out, values.size(), bw, [&](uint64_t i) { return values[i]; });
 }
 
 const uint8_t *ReadPackedRows(ByteReader &r, uint64_t n, uint8_t max_bw, uint8_t &bw, uint64_t b) {
@@ -86,21 +83,28 @@ void WriteValidity(const ColumnInput &in, ByteWriter &out, uint64_t &valid_count
 
 // ---- strings -----------------------------------------------------------------------
 
-void WriteStrings(ByteWriter &out, const std::vector<std::string_view> &values) {
+//! The n strings at(0), ..., at(n - 1): their lengths bit-packed, then their bytes.
+template <class AT>
+void WriteStrings(ByteWriter &out, uint64_t n, AT &&at) {
 	auto &lens = Scratch<uint64_t>(2);
-	lens.resize(values.size());
+	lens.resize(n);
 	uint64_t total = 0, longest = 0;
-	for (size_t i = 0; i < values.size(); i++) {
-		lens[i] = values[i].size();
+	for (uint64_t i = 0; i < n; i++) {
+		lens[i] = at(i).size();
 		total += lens[i];
 		longest = std::max(longest, lens[i]);
 	}
 	WritePacked(out, lens, BitWidth(longest));
 	out.Var(total);
 	out.data.reserve(out.data.size() + total);
-	for (auto &v : values) {
+	for (uint64_t i = 0; i < n; i++) {
+		const std::string_view v = at(i);
 		out.Bytes(v.data(), v.size());
 	}
+}
+
+std::string RawString(std::string_view v) {
+	return std::string(v);
 }
 
 //! Dictionary codes, unclamped (checked after, with LargestCode).
@@ -144,42 +148,63 @@ void ReadStrings(ByteReader &r, uint64_t n, bool utf8, StringRefs &out) {
 	}
 }
 
-Encoding EncodeStrings(const ColumnInput &in, ByteWriter &out) {
+//! The values of a chunk with at least one valid row: at(i) is row i's value, or for a NULL row
+//! the valid value before it ("" before the first).
+template <class AT>
+Encoding EncodeStringValues(const ColumnInput &in, AT &&at, ByteWriter &out, DistinctHint *hint) {
 	const uint64_t n = in.count;
-	auto &vals = Scratch<std::string_view>(0);
-	vals.resize(n);
-	std::string_view last;
-	for (uint64_t i = 0; i < n; i++) {
-		if (in.IsValid(i)) {
-			last = std::string_view(in.strings[i].ptr, in.strings[i].len);
-		}
-		vals[i] = last;
-	}
 	bool constant = true;
+	const std::string_view first = n ? at(0) : std::string_view();
 	for (uint64_t i = 1; i < n && constant; i++) {
-		constant = vals[i] == vals[0];
+		constant = at(i) == first;
 	}
 	if (constant) {
 		out.U8(static_cast<uint8_t>(Encoding::CONSTANT));
-		out.Var(n ? vals[0].size() : 0);
+		out.Var(first.size());
 		if (n) {
-			out.Bytes(vals[0].data(), vals[0].size());
+			out.Bytes(first.data(), first.size());
+			HintFromDictionary(true, std::vector<std::string_view> {first}, RawString, hint);
 		}
 		return Encoding::CONSTANT;
 	}
 	const uint64_t limit = std::min<uint64_t>(kMaxDictionary, n / 2);
 	DictionaryBuilder<std::string_view> dict(limit);
 	auto &codes = Scratch<uint64_t>(1);
-	if (!BuildDictionary<std::string_view>(n, limit, [&](uint64_t i) { return vals[i]; }, dict, codes)) {
+	const bool dictionary = BuildDictionary<std::string_view>(n, limit, at, dict, codes);
+	if (in.IsValid(0)) {
+		HintFromDictionary(dictionary, dict.values, RawString, hint);
+	} else if (hint && dict.values.size() > kMaxDistinctValues + 1) {
+		// Rows before the first valid one stand in as "", which the values may not hold.
+		hint->kind = DistinctHint::Kind::MANY;
+	}
+	if (!dictionary) {
 		out.U8(static_cast<uint8_t>(Encoding::PLAIN));
-		WriteStrings(out, vals);
+		WriteStrings(out, n, at);
 		return Encoding::PLAIN;
 	}
 	out.U8(static_cast<uint8_t>(Encoding::DICTIONARY));
 	out.Var(dict.values.size());
-	WriteStrings(out, dict.values);
+	WriteStrings(out, dict.values.size(), [&](uint64_t i) { return dict.values[i]; });
 	WritePacked(out, codes, BitWidth(dict.values.size() - 1));
 	return Encoding::DICTIONARY;
+}
+
+Encoding EncodeStrings(const ColumnInput &in, ByteWriter &out, DistinctHint *hint) {
+	if (!in.valid) {
+		// Read in place: a copy of every row's view was a pass over megabytes per segment.
+		return EncodeStringValues(
+		    in, [&](uint64_t i) { return std::string_view(in.strings[i].ptr, in.strings[i].len); }, out, hint);
+	}
+	auto &vals = Scratch<std::string_view>(0);
+	vals.resize(in.count);
+	std::string_view last;
+	for (uint64_t i = 0; i < in.count; i++) {
+		if (in.IsValid(i)) {
+			last = std::string_view(in.strings[i].ptr, in.strings[i].len);
+		}
+		vals[i] = last;
+	}
+	return EncodeStringValues(in, [&](uint64_t i) { return vals[i]; }, out, hint);
 }
 
 void DecodeStrings(uint64_t n, ByteReader &r, Encoding enc, bool utf8, DecodedColumn &out) {
@@ -242,7 +267,10 @@ void ReadValidity(ByteReader &r, uint64_t n, DecodedColumn &out) {
 
 } // namespace
 
-Encoding EncodeChunk(const ColumnInput &in, ByteWriter &out) {
+Encoding EncodeChunk(const ColumnInput &in, ByteWriter &out, DistinctHint *hint) {
+	if (hint) {
+		*hint = DistinctHint();
+	}
 	NoteHeapUse(in.count * std::max<size_t>(in.type.ByteWidth(), sizeof(StringRef)));
 	ScratchLease lease;
 	uint64_t valid_count;
@@ -251,14 +279,14 @@ Encoding EncodeChunk(const ColumnInput &in, ByteWriter &out) {
 		return Encoding::CONSTANT;
 	}
 	if (in.type.IsString()) {
-		return EncodeStrings(in, out);
+		return EncodeStrings(in, out, hint);
 	}
 	switch (in.type.ByteWidth()) {
-	case 1: return EncodeFixed<uint8_t>(in, out);
-	case 2: return EncodeFixed<uint16_t>(in, out);
-	case 4: return EncodeFixed<uint32_t>(in, out);
-	case 8: return EncodeFixed<uint64_t>(in, out);
-	case 16: return EncodeFixed<uint128>(in, out);
+	case 1: return EncodeFixed<uint8_t>(in, out, hint);
+	case 2: return EncodeFixed<uint16_t>(in, out, hint);
+	case 4: return EncodeFixed<uint32_t>(in, out, hint);
+	case 8: return EncodeFixed<uint64_t>(in, out, hint);
+	case 16: return EncodeFixed<uint128>(in, out, hint);
 	}
 	throw FormatError("cannot encode type " + in.type.ToString());
 }

@@ -11,8 +11,9 @@ enum class Encoding : uint8_t { PLAIN = 0, CONSTANT = 1, FOR_BITPACK = 2, RLE = 
 const char *EncodingName(Encoding e);
 
 //! Encodes validity and values into `out` (the segment body before block compression).
-//! Returns the encoding used for the values.
-Encoding EncodeChunk(const ColumnInput &in, ByteWriter &out);
+//! Returns the encoding used for the values. With `hint`, says what the encoding learnt of the
+//! distinct valid values (a chunk with no valid value leaves it UNKNOWN).
+Encoding EncodeChunk(const ColumnInput &in, ByteWriter &out, DistinctHint *hint = nullptr);
 
 //! Decodes a segment body written by EncodeChunk. Throws FormatError on anything malformed.
 //! The body is moved into `out.buffer` and read from offset `start`; strings and plain

@@ -1,10 +1,13 @@
 // What the encoders and decoders of encoding.cpp, alp.hpp and fixed_width.cpp share.
 #pragma once
+#include "bitpack.hpp"
 #include "bytes.hpp"
 #include "column.hpp"
 #include "scratch.hpp"
+#include "stats.hpp"
 
 #include <cstring>
+#include <string>
 #include <vector>
 
 namespace vtx {
@@ -24,6 +27,15 @@ inline std::vector<T> &Scratch(int slot) {
 
 void WritePacked(ByteWriter &out, const std::vector<uint64_t> &values, uint8_t bw);
 
+//! The bit width, then value(0), ..., value(n - 1) packed to it (PackInto).
+template <class VALUE>
+void WritePackedValues(ByteWriter &out, uint64_t n, uint8_t bw, VALUE &&value) {
+	out.U8(bw);
+	const size_t at = out.data.size();
+	out.data.resize(at + PackedWords(n, bw) * 8);
+	PackInto(n, bw, value, out.data.data() + at);
+}
+
 //! Where the packed words of rows from b on start, in the reader's buffer (b a multiple of 64, so
 //! that they start a word: 64 values of bw bits are exactly bw words). The whole packed block is
 //! taken from the reader, so every word of the n rows is in bounds.
@@ -35,6 +47,30 @@ inline U LoadValue(const uint8_t *p) {
 	U v;
 	std::memcpy(&v, p, sizeof(U));
 	return v;
+}
+
+//! The hint (DistinctHint) of a dictionary built over values that are all valid values of the
+//! chunk and include every one of them: all of them where it was completed, else many where it
+//! already held more than the statistics keep.
+template <class KEY, class RAW>
+void HintFromDictionary(bool complete, const std::vector<KEY> &values, RAW &&raw, DistinctHint *hint) {
+	if (!hint) {
+		return;
+	}
+	if (complete) {
+		hint->kind = DistinctHint::Kind::ALL;
+		hint->values.clear();
+		for (auto &v : values) {
+			hint->values.push_back(raw(v));
+		}
+	} else if (values.size() > kMaxDistinctValues) {
+		hint->kind = DistinctHint::Kind::MANY;
+	}
+}
+
+template <class U>
+std::string RawValue(const U &v) {
+	return std::string(reinterpret_cast<const char *>(&v), sizeof(U));
 }
 
 } // namespace encoding_internal

@@ -15,8 +15,24 @@
 namespace vtx {
 namespace encoding_internal {
 
+//! The most values a dictionary of `n` codes of `width`-byte values can hold and still be stored
+//! in fewer than `bound` bytes (the layout EncodeFixed writes: 10 bytes of header, the values,
+//! the codes bit-packed to the width of the largest code).
+inline uint64_t DictionaryBound(uint64_t n, uint64_t width, uint64_t bound) {
+	uint64_t most = 0;
+	for (uint8_t bw = 0; bw <= 32; bw++) {
+		const uint64_t fixed = 10 + PackedWords(n, bw) * 8;
+		if (fixed >= bound) {
+			break; // wider codes only cost more
+		}
+		const uint64_t fits = (bound - fixed - 1) / width;
+		most = std::max(most, std::min(fits, uint64_t(1) << bw)); // codes below 2^bw
+	}
+	return most;
+}
+
 template <class U>
-Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out) {
+Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out, DistinctHint *hint) {
 	const uint64_t n = in.count;
 	const auto kind = in.type.Kind();
 	// Null rows repeat the previous valid value so they cost nothing in any encoding.
@@ -48,6 +64,9 @@ Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out) {
 		out.U8(static_cast<uint8_t>(Encoding::CONSTANT));
 		U v = n ? vals[0] : U(0);
 		out.Put(v);
+		if (n) {
+			HintFromDictionary(true, std::vector<U> {v}, RawValue<U>, hint);
+		}
 		return Encoding::CONSTANT;
 	}
 	const uint64_t plain_size = n * sizeof(U);
@@ -97,13 +116,18 @@ Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out) {
 			}
 		}
 	}
-	// A dictionary only pays where values repeat; FOR already wins on narrow ranges.
-	const uint64_t limit = std::min<uint64_t>(kMaxDictionary, n / 4);
+	// A dictionary only pays where values repeat; FOR already wins on narrow ranges. It is given
+	// up as soon as it holds more values than could still beat the best size so far.
+	const uint64_t limit = std::min<uint64_t>({kMaxDictionary, n / 4, DictionaryBound(n, sizeof(U), best_size)});
 	const bool try_dict = n >= 64 && for_bw > 8;
 	DictionaryBuilder<U> dict(try_dict ? limit : 0);
 	auto &codes = Scratch<uint64_t>(1);
 	codes.clear();
-	if (try_dict && BuildDictionary<U>(n, limit, [&](uint64_t i) { return vals[i]; }, dict, codes)) {
+	const bool dictionary = try_dict && BuildDictionary<U>(n, limit, [&](uint64_t i) { return vals[i]; }, dict, codes);
+	if (try_dict) {
+		HintFromDictionary(dictionary, dict.values, RawValue<U>, hint);
+	}
+	if (dictionary) {
 		auto bw = BitWidth(dict.values.size() - 1);
 		uint64_t size = 10 + dict.values.size() * sizeof(U) + PackedWords(n, bw) * 8;
 		if (size < best_size) {
@@ -121,13 +145,8 @@ Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out) {
 		out.Bytes(vals.data(), plain_size);
 		break;
 	case Encoding::FOR_BITPACK: {
-		auto &deltas = Scratch<uint64_t>(2);
-		deltas.resize(n);
-		for (uint64_t i = 0; i < n; i++) {
-			deltas[i] = (static_cast<uint64_t>(vals[i]) ^ sign) - omin;
-		}
 		out.U64(omin);
-		WritePacked(out, deltas, for_bw);
+		WritePackedValues(out, n, for_bw, [&](uint64_t i) { return (static_cast<uint64_t>(vals[i]) ^ sign) - omin; });
 		break;
 	}
 	case Encoding::RLE: {
@@ -392,7 +411,7 @@ void DecodeDeferred(const ColumnType &type, const DecodedColumn &chunk, uint64_t
 
 //! The encoder and decoder for values of storage type U, in the fixed_width_*.cpp file of its width.
 #define VTX_INSTANTIATE_FIXED_WIDTH(U)                                                                                \
-	template vtx::Encoding vtx::encoding_internal::EncodeFixed<U>(const vtx::ColumnInput &, vtx::ByteWriter &);      \
+	template vtx::Encoding vtx::encoding_internal::EncodeFixed<U>(const vtx::ColumnInput &, vtx::ByteWriter &, vtx::DistinctHint *);      \
 	template bool vtx::encoding_internal::DecodeFixed<U>(const vtx::ColumnType &, uint64_t, vtx::ByteReader &,        \
 	                                                     vtx::Encoding, vtx::DecodedColumn &, const vtx::RowRange *);      \
 	template bool vtx::encoding_internal::DeferFixed<U>(const vtx::ColumnType &, uint64_t, vtx::ByteReader &,         \

@@ -1,8 +1,12 @@
 #include "stats_builder.hpp"
 
+#include "halves_sum.hpp"
+#include "vector_loops.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <algorithm>
+#include <limits>
 #include <cstring>
 #include <string>
 
@@ -15,11 +19,93 @@ std::string RawBytes(T v) {
 	return std::string(reinterpret_cast<const char *>(&v), sizeof(T));
 }
 
+//! The smallest and largest valid value and the exact sum of the valid values (HalvesSum) in one
+//! pass the compiler vectorizes: a NULL row stands in as the type's largest value for the
+//! minimum, its smallest for the maximum and 0 for the sum. (The branchy loop with a 128-bit sum
+//! it replaces was the writer's most expensive pass over lineitem.)
 template <class T>
-void IntegerStats(const ColumnInput &in, ZoneStats &s) {
+struct IntSummary {
+	T lo = std::numeric_limits<T>::max();
+	T hi = std::numeric_limits<T>::lowest();
+	HalvesSum<T> sum;
+};
+
+template <class T>
+inline __attribute__((always_inline)) void Summarize(const uint8_t *__restrict fixed, const uint8_t *__restrict valid,
+                                                     uint64_t n, IntSummary<T> &out) {
+	T lo = out.lo, hi = out.hi;
+	uint64_t low = 0;
+	typename HalvesSum<T>::Word high = 0;
+	constexpr T kTop = std::numeric_limits<T>::max(), kBottom = std::numeric_limits<T>::lowest();
+	if (!valid) {
+		for (uint64_t i = 0; i < n; i++) {
+			T v;
+			std::memcpy(&v, fixed + i * sizeof(T), sizeof(T));
+			lo = v < lo ? v : lo;
+			hi = v > hi ? v : hi;
+			const uint64_t bits = HalvesSum<T>::Bits(v);
+			if (sizeof(T) == 8) {
+				low += bits & 0xffffffffu;
+				high += static_cast<typename HalvesSum<T>::Word>(bits) >> 32;
+			} else {
+				high += static_cast<typename HalvesSum<T>::Word>(bits);
+			}
+		}
+	} else {
+		for (uint64_t i = 0; i < n; i++) {
+			T v;
+			std::memcpy(&v, fixed + i * sizeof(T), sizeof(T));
+			const bool ok = valid[i] != 0;
+			const T a = ok ? v : kTop, b = ok ? v : kBottom;
+			lo = a < lo ? a : lo;
+			hi = b > hi ? b : hi;
+			const uint64_t bits = ok ? HalvesSum<T>::Bits(v) : 0;
+			if (sizeof(T) == 8) {
+				low += bits & 0xffffffffu;
+				high += static_cast<typename HalvesSum<T>::Word>(bits) >> 32;
+			} else {
+				high += static_cast<typename HalvesSum<T>::Word>(bits);
+			}
+		}
+	}
+	out.lo = lo;
+	out.hi = hi;
+	out.sum.low = low;
+	out.sum.high = high;
+}
+
+// One clone set per type (VTX_VECTOR_LOOP does not apply to templates).
+#define VTX_SUMMARIZE(T)                                                                                                \
+	VTX_VECTOR_LOOP void SummarizeInts(const uint8_t *fixed, const uint8_t *valid, uint64_t n, IntSummary<T> &out) { \
+		Summarize<T>(fixed, valid, n, out);                                                                             \
+	}
+VTX_SUMMARIZE(int8_t)
+VTX_SUMMARIZE(int16_t)
+VTX_SUMMARIZE(int32_t)
+VTX_SUMMARIZE(int64_t)
+VTX_SUMMARIZE(uint8_t)
+VTX_SUMMARIZE(uint16_t)
+VTX_SUMMARIZE(uint32_t)
+VTX_SUMMARIZE(uint64_t)
+#undef VTX_SUMMARIZE
+
+template <class T>
+void IntegerStats(const ColumnInput &in, uint64_t valid_count, ZoneStats &s) {
+	if constexpr (sizeof(T) <= 8) {
+		IntSummary<T> summary;
+		SummarizeInts(in.fixed, in.valid, in.count, summary);
+		if (valid_count > 0) {
+			s.has_minmax = s.minmax_exact = true;
+			s.min = RawBytes(summary.lo);
+			s.max = RawBytes(summary.hi);
+		}
+		s.has_int_sum = true;
+		s.int_sum = summary.sum.Total();
+		return;
+	}
+	// 16-byte integers: min and max only.
 	bool have = false;
 	T lo = 0, hi = 0;
-	int128 sum = 0;
 	for (uint64_t i = 0; i < in.count; i++) {
 		if (!in.IsValid(i)) {
 			continue;
@@ -33,18 +119,11 @@ void IntegerStats(const ColumnInput &in, ZoneStats &s) {
 			lo = v < lo ? v : lo;
 			hi = v > hi ? v : hi;
 		}
-		if (sizeof(T) <= 8) {
-			sum += static_cast<int128>(v);
-		}
 	}
 	if (have) {
 		s.has_minmax = s.minmax_exact = true;
 		s.min = RawBytes(lo);
 		s.max = RawBytes(hi);
-	}
-	if (sizeof(T) <= 8) {
-		s.has_int_sum = true;
-		s.int_sum = sum;
 	}
 }
 
@@ -305,6 +384,11 @@ bool DistinctStrings(const ColumnInput &in, std::vector<std::string> &out) {
 	return true;
 }
 
+void SortRaw(std::vector<std::string> &values) {
+	std::sort(values.begin(), values.end(),
+	          [](const std::string &a, const std::string &b) { return CompareRawBytes(a, b) < 0; });
+}
+
 //! The distinct non-NULL values of a chunk, bytewise ascending, when there are at most
 //! kMaxDistinctValues of them in at most kMaxDistinctBytes; false (early) otherwise. A value a
 //! row is compared as words, not with memcmp (which took a tenth of a COPY of lineitem).
@@ -327,13 +411,28 @@ bool DistinctValues(const ColumnInput &in, std::vector<std::string> &out) {
 		out.clear();
 		return false;
 	}
-	std::sort(out.begin(), out.end(), [](const std::string &a, const std::string &b) { return CompareRawBytes(a, b) < 0; });
+	SortRaw(out);
+	return true;
+}
+
+//! DistinctValues from what the encoding settled.
+bool KnownDistinct(const DistinctHint &hint, std::vector<std::string> &out) {
+	out.clear();
+	size_t bytes = 0;
+	for (auto &v : hint.values) {
+		bytes += v.size();
+	}
+	if (hint.kind != DistinctHint::Kind::ALL || hint.values.size() > kMaxDistinctValues || bytes > kMaxDistinctBytes) {
+		return false;
+	}
+	out = hint.values;
+	SortRaw(out);
 	return true;
 }
 
 } // namespace
 
-ZoneStats ComputeStats(const ColumnInput &in, bool truncate_strings, bool distinct) {
+ZoneStats ComputeStats(const ColumnInput &in, bool truncate_strings, bool distinct, const DistinctHint *hint) {
 	ZoneStats s;
 	s.rows = in.count;
 	if (in.valid) {
@@ -346,20 +445,20 @@ ZoneStats ComputeStats(const ColumnInput &in, bool truncate_strings, bool distin
 	switch (kind) {
 	case PhysicalKind::SIGNED:
 		switch (width) {
-		case 1: IntegerStats<int8_t>(in, s); break;
-		case 2: IntegerStats<int16_t>(in, s); break;
-		case 4: IntegerStats<int32_t>(in, s); break;
-		case 8: IntegerStats<int64_t>(in, s); break;
-		case 16: IntegerStats<int128>(in, s); break;
+		case 1: IntegerStats<int8_t>(in, s.NonNull(), s); break;
+		case 2: IntegerStats<int16_t>(in, s.NonNull(), s); break;
+		case 4: IntegerStats<int32_t>(in, s.NonNull(), s); break;
+		case 8: IntegerStats<int64_t>(in, s.NonNull(), s); break;
+		case 16: IntegerStats<int128>(in, s.NonNull(), s); break;
 		}
 		break;
 	case PhysicalKind::UNSIGNED:
 		switch (width) {
-		case 1: IntegerStats<uint8_t>(in, s); break;
-		case 2: IntegerStats<uint16_t>(in, s); break;
-		case 4: IntegerStats<uint32_t>(in, s); break;
-		case 8: IntegerStats<uint64_t>(in, s); break;
-		case 16: IntegerStats<uint128>(in, s); break;
+		case 1: IntegerStats<uint8_t>(in, s.NonNull(), s); break;
+		case 2: IntegerStats<uint16_t>(in, s.NonNull(), s); break;
+		case 4: IntegerStats<uint32_t>(in, s.NonNull(), s); break;
+		case 8: IntegerStats<uint64_t>(in, s.NonNull(), s); break;
+		case 16: IntegerStats<uint128>(in, s.NonNull(), s); break;
 		}
 		break;
 	case PhysicalKind::FLOAT:
@@ -376,7 +475,8 @@ ZoneStats ComputeStats(const ColumnInput &in, bool truncate_strings, bool distin
 		break;
 	}
 	if (distinct && DistinctType(in.type) && s.NonNull() > 0) {
-		s.has_distinct = DistinctValues(in, s.distinct);
+		const bool known = hint && hint->kind != DistinctHint::Kind::UNKNOWN;
+		s.has_distinct = known ? KnownDistinct(*hint, s.distinct) : DistinctValues(in, s.distinct);
 		if (!s.has_distinct) {
 			s.distinct.clear();
 		}

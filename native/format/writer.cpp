@@ -92,14 +92,6 @@ void EncodeChunkInto(const ColumnInput &in_p, const WriterOptions &options, Enco
 	}
 	auto &in = *src;
 	{
-		out.stats = ComputeStats(in, true, options.distinct_values);
-		if (in_p.type.NeedsVersion3()) {
-			// Only counts describe a nested or ENUM node: its stream's values are not its values.
-			auto rows = out.stats.rows, nulls = out.stats.nulls;
-			out.stats = ZoneStats();
-			out.stats.rows = rows;
-			out.stats.nulls = nulls;
-		}
 		// The body's buffer is kept for the thread's next segment (an uncompressed body is copied
 		// out): a fresh one per segment cost a page fault per 4 KiB of every string column's bytes.
 		ScratchLease lease;
@@ -108,7 +100,18 @@ void EncodeChunkInto(const ColumnInput &in_p, const WriterOptions &options, Enco
 		body.data.swap(kept.value);
 		body.data.clear();
 		body.data.reserve(16 + in.count * (in.type.ByteWidth() ? in.type.ByteWidth() : 16) + in.count / 8);
-		out.encoding = static_cast<uint8_t>(EncodeChunk(in, body));
+		// Statistics after encoding, while the values are still in the cache, and with what the
+		// encoding learnt of the distinct values (its dictionary), which is then not looked for again.
+		DistinctHint hint;
+		out.encoding = static_cast<uint8_t>(EncodeChunk(in, body, &hint));
+		out.stats = ComputeStats(in, true, options.distinct_values, &hint);
+		if (in_p.type.NeedsVersion3()) {
+			// Only counts describe a nested or ENUM node: its stream's values are not its values.
+			auto rows = out.stats.rows, nulls = out.stats.nulls;
+			out.stats = ZoneStats();
+			out.stats.rows = rows;
+			out.stats.nulls = nulls;
+		}
 		out.raw_size = body.Size();
 		// Under zstd, lz4 is used instead where it stores at most half as much again as zstd:
 		// it decodes several times faster. Both are tried on a prefix first, so that only one

@@ -33,9 +33,10 @@ public:
 				c.Clear();
 			}
 		}
-		std::vector<uint8_t> valid;
+		// Uninitialised on resize (ByteBuffer): every row appended is written once, not zeroed first.
+		vtx::ByteBuffer valid;
 		bool any_null = false;
-		std::vector<uint8_t> fixed;
+		vtx::ByteBuffer fixed;
 		std::vector<uint64_t> offsets; //! string end offsets into bytes
 		std::string bytes;
 		std::vector<vtx::StringRef> refs; //! the writer's view of the strings (InputOf), kept for reuse

@@ -2,13 +2,12 @@
 // summed as their two 32-bit halves apart, narrower ones in one 64-bit word. Exact for at most
 // 2^32 values: the low halves' sum stays below 2^64, the high halves' within the word.
 #pragma once
-#include "../format/types.hpp"
+#include "types.hpp"
 
 #include <cstdint>
 #include <type_traits>
 
 namespace vtx {
-namespace compute {
 
 template <class T>
 struct HalvesSum {
@@ -34,5 +33,4 @@ struct HalvesSum {
 	}
 };
 
-} // namespace compute
 } // namespace vtx
