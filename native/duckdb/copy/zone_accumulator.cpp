@@ -174,7 +174,7 @@ void AppendRows(Column &col, const vtx::ColumnType &type, const RecursiveUnified
 	for (idx_t i = 0; i < n; i++) {
 		if (valid[i]) {
 			auto &s = strings[resolved[i]];
-			col.bytes.append(s.GetData(), s.GetSize());
+			col.bytes.insert(col.bytes.end(), s.GetData(), s.GetData() + s.GetSize());
 		}
 		col.offsets.push_back(col.bytes.size());
 	}
@@ -293,37 +293,52 @@ void ZoneAccumulator::AppendRange(DataChunk &chunk, idx_t start, idx_t count) {
 			std::memcpy(col.fixed.data() + rows * width, fmt.data + start * width, count * width);
 			continue;
 		}
-		if (!width && col.bytes.empty() && count) {
-			// Sized from the zone's first rows: grown by doubling instead, a long text column's
-			// buffer was copied over and over and overshot the zone by half.
-			auto strings = reinterpret_cast<const string_t *>(fmt.data);
-			uint64_t first = 0;
-			for (idx_t i = 0; i < count; i++) {
-				auto idx = fmt.sel->get_index(start + i);
-				first += fmt.validity.RowIsValid(idx) ? strings[idx].GetSize() : 0;
-			}
-			const uint64_t expected = first / count * options.zone_rows + first / count * options.zone_rows / 8;
-			if (col.bytes.capacity() < expected) {
-				col.bytes.reserve(std::min<uint64_t>(expected, uint64_t(1) << 30));
-			}
+		if (!width) {
+			AppendStrings(col, fmt, start, count);
+			continue;
 		}
 		for (idx_t i = 0; i < count; i++) {
 			auto idx = fmt.sel->get_index(start + i);
 			bool valid = fmt.validity.RowIsValid(idx);
 			col.valid[rows + i] = valid;
 			col.any_null |= !valid;
-			if (width) {
-				std::memcpy(col.fixed.data() + (rows + i) * width, fmt.data + idx * width, width);
-			} else {
-				if (valid) {
-					auto &s = reinterpret_cast<const string_t *>(fmt.data)[idx];
-					col.bytes.append(s.GetData(), s.GetSize());
-				}
-				col.offsets.push_back(col.bytes.size());
-			}
+			std::memcpy(col.fixed.data() + (rows + i) * width, fmt.data + idx * width, width);
 		}
 	}
 	rows += count;
+}
+
+void ZoneAccumulator::AppendStrings(Column &col, const UnifiedVectorFormat &fmt, idx_t start, idx_t count) {
+	auto strings = UnifiedVectorFormat::GetData<string_t>(fmt);
+	uint64_t total = 0;
+	for (idx_t i = 0; i < count; i++) {
+		auto idx = fmt.sel->get_index(start + i);
+		const bool valid = fmt.validity.RowIsValid(idx);
+		col.valid[rows + i] = valid;
+		col.any_null |= !valid;
+		total += valid ? strings[idx].GetSize() : 0;
+	}
+	if (col.bytes.empty() && count) {
+		// Sized from the zone's first rows: grown by doubling instead, a long text column's
+		// buffer was copied over and over and overshot the zone by half.
+		const uint64_t expected = total / count * options.zone_rows + total / count * options.zone_rows / 8;
+		if (col.bytes.capacity() < expected) {
+			col.bytes.reserve(std::min<uint64_t>(expected, uint64_t(1) << 30));
+		}
+	}
+	// Sized once per chunk, then each string copied to its place.
+	uint64_t end = col.bytes.size();
+	col.bytes.resize(end + total);
+	const auto offsets = col.offsets.size();
+	col.offsets.resize(offsets + count);
+	for (idx_t i = 0; i < count; i++) {
+		if (col.valid[rows + i]) {
+			auto &s = strings[fmt.sel->get_index(start + i)];
+			std::memcpy(col.bytes.data() + end, s.GetData(), s.GetSize());
+			end += s.GetSize();
+		}
+		col.offsets[offsets + i] = end;
+	}
 }
 
 void ZoneAccumulator::Flush(std::vector<vtx::EncodedZone> &out) {

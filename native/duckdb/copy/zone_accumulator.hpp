@@ -37,14 +37,15 @@ public:
 		vtx::ByteBuffer valid;
 		bool any_null = false;
 		vtx::ByteBuffer fixed;
-		std::vector<uint64_t> offsets; //! string end offsets into bytes
-		std::string bytes;
+		std::vector<uint64_t, vtx::DefaultInit<uint64_t>> offsets; //! string end offsets into bytes
+		std::vector<char, vtx::DefaultInit<char>> bytes;
 		std::vector<vtx::StringRef> refs; //! the writer's view of the strings (InputOf), kept for reuse
 		std::vector<Column> children;
 	};
 
 private:
 	void AppendRange(duckdb::DataChunk &chunk, duckdb::idx_t start, duckdb::idx_t count);
+	void AppendStrings(Column &col, const duckdb::UnifiedVectorFormat &fmt, duckdb::idx_t start, duckdb::idx_t count);
 
 	std::vector<vtx::ColumnType> types;
 	vtx::WriterOptions options;
