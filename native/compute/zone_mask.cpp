@@ -97,6 +97,11 @@ void ZoneMask::WriteEntries() {
 	WriteEntryRows(entry_truth_.data(), chunk);
 }
 
+const uint8_t *ZoneMask::Kept() {
+	WriteEntries();
+	return written_ ? mask_.data() : nullptr;
+}
+
 const uint8_t *ZoneMask::Rows() {
 	WriteEntries();
 	if (!written_) {

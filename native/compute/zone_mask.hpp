@@ -34,6 +34,8 @@ public:
 	const DecodedColumn *Entries(const uint8_t *&truth) const;
 	//! One byte per row of the zone, 1 where every filter given to And() holds.
 	const uint8_t *Rows();
+	//! As Rows(), but null while no filter has been given: every row is still selected.
+	const uint8_t *Kept();
 
 private:
 	//! The buffer the next filter writes: the mask itself for the first, else scratch to AND in.

@@ -469,9 +469,24 @@ vtx::compute::ZoneMatch ExpressionFilterEvaluator::Evaluate(idx_t k, const std::
 	idx_t held = 0;
 	DataChunk chunk;
 	chunk.Initialize(Allocator::Get(context), types);
-	SelectionVector sel(STANDARD_VECTOR_SIZE);
+	SelectionVector sel(STANDARD_VECTOR_SIZE), kept_rows(STANDARD_VECTOR_SIZE);
+	// Only the rows the zone's earlier filters kept are evaluated (the others are out whatever this
+	// filter says, and it cannot raise an error): an OR behind a selective range was evaluated on
+	// twenty times the rows DuckDB's own FILTER sees (TPC-DS q28).
+	const uint8_t *kept = mask.Kept();
 	for (uint64_t offset = 0; offset < rows; offset += STANDARD_VECTOR_SIZE) {
 		const idx_t n = MinValue<idx_t>(STANDARD_VECTOR_SIZE, rows - offset);
+		idx_t m = n;
+		if (kept) {
+			m = 0;
+			for (idx_t i = 0; i < n; i++) {
+				kept_rows.set_index(m, i);
+				m += kept[offset + i];
+			}
+			if (m == 0) {
+				continue;
+			}
+		}
 		chunk.Reset();
 		for (idx_t i = 0; i < inputs.size(); i++) {
 			auto &in = inputs[i];
@@ -485,9 +500,13 @@ vtx::compute::ZoneMatch ExpressionFilterEvaluator::Evaluate(idx_t k, const std::
 			}
 		}
 		chunk.SetCardinality(n);
+		if (m < n) {
+			chunk.Slice(kept_rows, m);
+		}
 		const idx_t count = Select(k, chunk, sel);
 		for (idx_t j = 0; j < count; j++) {
-			rows_[offset + sel.get_index(j)] = 1;
+			const idx_t i = sel.get_index(j);
+			rows_[offset + (m < n ? kept_rows.get_index(i) : i)] = 1;
 		}
 		held += count;
 	}
