@@ -112,19 +112,20 @@ describe('distinct counts answered from the file', () => {
 });
 
 describe('distinct values of zones that start with NULL', () => {
-  // The writer takes a zone's distinct values from the dictionary it encodes with, where NULL rows
-  // before the first value stand in as '': that '' must count only where a row holds it.
-  it('count(DISTINCT s) per zone equals DuckDB, with and without \'\' among the values', async () => {
+  // The writer takes a zone's distinct values (and its strings' min and max) from what it encodes,
+  // where NULL rows before the first value stand in as '': that '' must count only where a row
+  // holds it.
+  it('count(DISTINCT s), min(s) and max(s) per zone equal DuckDB, with and without \'\' among the values', async () => {
     const table = 'lead_null';
     await conn.run(`CREATE TABLE ${table} AS SELECT i, CASE WHEN i % 100 < 3 THEN NULL WHEN i % 200 < 100 THEN 'a' || (i % 3)::VARCHAR
       WHEN i % 2 = 0 THEN '' ELSE 'b' END AS s, CASE WHEN i % 100 < 3 THEN NULL ELSE (i % 5)::BIGINT * 1000 END AS k FROM range(2000) r(i)`);
     const file = join(dir, 'lead-null.vtx');
     await conn.run(`COPY (SELECT * FROM ${table} ORDER BY i) TO ${sqlString(file)} (FORMAT vortex, ROW_GROUP_SIZE 100)`);
     for (const col of ['s', 'k']) {
-      const sql = (f: string) => `SELECT i // 100 AS z, count(DISTINCT ${col}) FROM ${f} GROUP BY z ORDER BY z`;
+      const sql = (f: string) => `SELECT i // 100 AS z, count(DISTINCT ${col}), min(${col}), max(${col}) FROM ${f} GROUP BY z ORDER BY z`;
       expect(await explain(conn, sql(sqlString(file)))).toContain('Pushed Aggregates');
       expect(await answerText(conn, sql(sqlString(file)))).toBe(await answerText(conn, sql(table)));
-      const whole = (f: string) => `SELECT count(DISTINCT ${col}) FROM ${f}`;
+      const whole = (f: string) => `SELECT count(DISTINCT ${col}), min(${col}), max(${col}) FROM ${f}`;
       expect(await answerText(conn, whole(sqlString(file)))).toBe(await answerText(conn, whole(table)));
     }
   });

@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <memory>
 #include <new>
-#include <string>
 #include <utility>
 #include <vector>
 
@@ -67,18 +66,6 @@ struct ColumnInput {
 	bool IsValid(uint64_t i) const {
 		return !valid || valid[i];
 	}
-};
-
-//! What encoding a chunk settled about its distinct valid values, so that its statistics need not
-//! pass over the rows again (ComputeStats).
-struct DistinctHint {
-	enum class Kind : uint8_t {
-		UNKNOWN,
-		ALL,  //! `values` holds every distinct valid value once (raw bytes), in any order
-		MANY, //! more than kMaxDistinctValues distinct valid values
-	};
-	Kind kind = Kind::UNKNOWN;
-	std::vector<std::string> values;
 };
 
 //! Which streams of a nested column to decode: with `all` false, only the STRUCT fields whose

@@ -83,9 +83,10 @@ void WriteValidity(const ColumnInput &in, ByteWriter &out, uint64_t &valid_count
 
 // ---- strings -----------------------------------------------------------------------
 
-//! The n strings at(0), ..., at(n - 1): their lengths bit-packed, then their bytes.
+//! The n strings at(0), ..., at(n - 1): their lengths bit-packed, then their bytes; each added
+//! to `range` too, if given, as it is copied.
 template <class AT>
-void WriteStrings(ByteWriter &out, uint64_t n, AT &&at) {
+void WriteStrings(ByteWriter &out, uint64_t n, AT &&at, StringRange *range = nullptr) {
 	auto &lens = Scratch<uint64_t>(2);
 	lens.resize(n);
 	uint64_t total = 0, longest = 0;
@@ -99,6 +100,9 @@ void WriteStrings(ByteWriter &out, uint64_t n, AT &&at) {
 	out.data.reserve(out.data.size() + total);
 	for (uint64_t i = 0; i < n; i++) {
 		const std::string_view v = at(i);
+		if (range) {
+			range->Add(StringRef {v.data(), static_cast<uint32_t>(v.size())});
+		}
 		out.Bytes(v.data(), v.size());
 	}
 }
@@ -151,7 +155,7 @@ void ReadStrings(ByteReader &r, uint64_t n, bool utf8, StringRefs &out) {
 //! The values of a chunk with at least one valid row: at(i) is row i's value, or for a NULL row
 //! the valid value before it ("" before the first).
 template <class AT>
-Encoding EncodeStringValues(const ColumnInput &in, AT &&at, ByteWriter &out, DistinctHint *hint) {
+Encoding EncodeStringValues(const ColumnInput &in, AT &&at, ByteWriter &out, ValueHint *hint) {
 	const uint64_t n = in.count;
 	bool constant = true;
 	const std::string_view first = n ? at(0) : std::string_view();
@@ -164,6 +168,12 @@ Encoding EncodeStringValues(const ColumnInput &in, AT &&at, ByteWriter &out, Dis
 		if (n) {
 			out.Bytes(first.data(), first.size());
 			HintFromDictionary(true, std::vector<std::string_view> {first}, RawString, hint);
+			if (hint) {
+				// Every value is `first`, valid ones included ("" before the first valid one is then
+				// what they hold too).
+				hint->range.Add(StringRef {first.data(), static_cast<uint32_t>(first.size())});
+				hint->has_range = true;
+			}
 		}
 		return Encoding::CONSTANT;
 	}
@@ -175,21 +185,31 @@ Encoding EncodeStringValues(const ColumnInput &in, AT &&at, ByteWriter &out, Dis
 		HintFromDictionary(dictionary, dict.values, RawString, hint);
 	} else if (hint && dict.values.size() > kMaxDistinctValues + 1) {
 		// Rows before the first valid one stand in as "", which the values may not hold.
-		hint->kind = DistinctHint::Kind::MANY;
+		hint->distinct = ValueHint::Distinct::MANY;
 	}
+	// Where the first row is valid, every value written is a valid row's value (a NULL row repeats
+	// the one before it), so the strings' range is found while they are copied. It points into
+	// the input's strings, or the dictionary's views of them.
+	const bool range = hint && in.IsValid(0);
 	if (!dictionary) {
 		out.U8(static_cast<uint8_t>(Encoding::PLAIN));
-		WriteStrings(out, n, at);
+		WriteStrings(out, n, at, range ? &hint->range : nullptr);
+		if (range) {
+			hint->has_range = true;
+		}
 		return Encoding::PLAIN;
 	}
 	out.U8(static_cast<uint8_t>(Encoding::DICTIONARY));
 	out.Var(dict.values.size());
-	WriteStrings(out, dict.values.size(), [&](uint64_t i) { return dict.values[i]; });
+	WriteStrings(out, dict.values.size(), [&](uint64_t i) { return dict.values[i]; }, range ? &hint->range : nullptr);
+	if (range) {
+		hint->has_range = true;
+	}
 	WritePacked(out, codes, BitWidth(dict.values.size() - 1));
 	return Encoding::DICTIONARY;
 }
 
-Encoding EncodeStrings(const ColumnInput &in, ByteWriter &out, DistinctHint *hint) {
+Encoding EncodeStrings(const ColumnInput &in, ByteWriter &out, ValueHint *hint) {
 	if (!in.valid) {
 		// Read in place: a copy of every row's view was a pass over megabytes per segment.
 		return EncodeStringValues(
@@ -267,9 +287,9 @@ void ReadValidity(ByteReader &r, uint64_t n, DecodedColumn &out) {
 
 } // namespace
 
-Encoding EncodeChunk(const ColumnInput &in, ByteWriter &out, DistinctHint *hint) {
+Encoding EncodeChunk(const ColumnInput &in, ByteWriter &out, ValueHint *hint) {
 	if (hint) {
-		*hint = DistinctHint();
+		*hint = ValueHint();
 	}
 	NoteHeapUse(in.count * std::max<size_t>(in.type.ByteWidth(), sizeof(StringRef)));
 	ScratchLease lease;

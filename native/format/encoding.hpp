@@ -3,6 +3,7 @@
 #pragma once
 #include "bytes.hpp"
 #include "column.hpp"
+#include "value_hint.hpp"
 
 namespace vtx {
 
@@ -13,7 +14,7 @@ const char *EncodingName(Encoding e);
 //! Encodes validity and values into `out` (the segment body before block compression).
 //! Returns the encoding used for the values. With `hint`, says what the encoding learnt of the
 //! distinct valid values (a chunk with no valid value leaves it UNKNOWN).
-Encoding EncodeChunk(const ColumnInput &in, ByteWriter &out, DistinctHint *hint = nullptr);
+Encoding EncodeChunk(const ColumnInput &in, ByteWriter &out, ValueHint *hint = nullptr);
 
 //! Decodes a segment body written by EncodeChunk. Throws FormatError on anything malformed.
 //! The body is moved into `out.buffer` and read from offset `start`; strings and plain

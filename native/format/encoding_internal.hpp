@@ -49,22 +49,22 @@ inline U LoadValue(const uint8_t *p) {
 	return v;
 }
 
-//! The hint (DistinctHint) of a dictionary built over values that are all valid values of the
+//! The hint (ValueHint) of a dictionary built over values that are all valid values of the
 //! chunk and include every one of them: all of them where it was completed, else many where it
 //! already held more than the statistics keep.
 template <class KEY, class RAW>
-void HintFromDictionary(bool complete, const std::vector<KEY> &values, RAW &&raw, DistinctHint *hint) {
+void HintFromDictionary(bool complete, const std::vector<KEY> &values, RAW &&raw, ValueHint *hint) {
 	if (!hint) {
 		return;
 	}
 	if (complete) {
-		hint->kind = DistinctHint::Kind::ALL;
+		hint->distinct = ValueHint::Distinct::ALL;
 		hint->values.clear();
 		for (auto &v : values) {
 			hint->values.push_back(raw(v));
 		}
 	} else if (values.size() > kMaxDistinctValues) {
-		hint->kind = DistinctHint::Kind::MANY;
+		hint->distinct = ValueHint::Distinct::MANY;
 	}
 }
 

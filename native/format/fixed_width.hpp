@@ -25,7 +25,7 @@ inline void DictionaryCodes(const uint8_t *words, uint8_t bw, uint64_t d, uint64
 }
 
 template <class U>
-Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out, DistinctHint *hint);
+Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out, ValueHint *hint);
 
 // Decodes fixed-width values into `out`. Returns true when the encoding's own parameters already
 // prove every decoded value to lie in the type's domain (a constant, the run values, the

@@ -32,7 +32,7 @@ inline uint64_t DictionaryBound(uint64_t n, uint64_t width, uint64_t bound) {
 }
 
 template <class U>
-Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out, DistinctHint *hint) {
+Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out, ValueHint *hint) {
 	const uint64_t n = in.count;
 	const auto kind = in.type.Kind();
 	// Null rows repeat the previous valid value so they cost nothing in any encoding.
@@ -411,7 +411,7 @@ void DecodeDeferred(const ColumnType &type, const DecodedColumn &chunk, uint64_t
 
 //! The encoder and decoder for values of storage type U, in the fixed_width_*.cpp file of its width.
 #define VTX_INSTANTIATE_FIXED_WIDTH(U)                                                                                \
-	template vtx::Encoding vtx::encoding_internal::EncodeFixed<U>(const vtx::ColumnInput &, vtx::ByteWriter &, vtx::DistinctHint *);      \
+	template vtx::Encoding vtx::encoding_internal::EncodeFixed<U>(const vtx::ColumnInput &, vtx::ByteWriter &, vtx::ValueHint *);      \
 	template bool vtx::encoding_internal::DecodeFixed<U>(const vtx::ColumnType &, uint64_t, vtx::ByteReader &,        \
 	                                                     vtx::Encoding, vtx::DecodedColumn &, const vtx::RowRange *);      \
 	template bool vtx::encoding_internal::DeferFixed<U>(const vtx::ColumnType &, uint64_t, vtx::ByteReader &,         \

@@ -1,6 +1,7 @@
 #include "stats_builder.hpp"
 
 #include "halves_sum.hpp"
+#include "string_range.hpp"
 #include "vector_loops.hpp"
 
 #include <cmath>
@@ -164,93 +165,26 @@ void FloatStats(const ColumnInput &in, ZoneStats &s) {
 	s.exact_sum = sum.Sum();
 }
 
-int CompareBytes(const StringRef &a, const StringRef &b) {
-	auto n = a.len < b.len ? a.len : b.len;
-	int c = n ? std::memcmp(a.ptr, b.ptr, n) : 0;
-	if (c != 0) {
-		return c;
+void SetStringRange(const StringRange &range, ZoneStats &s, bool truncate) {
+	if (range.Empty()) {
+		return;
 	}
-	return a.len < b.len ? -1 : a.len > b.len ? 1 : 0;
-}
-
-//! The bytes of a string, loaded in words that stay within it: its first and last eight bytes
-//! (n >= 8), or four (n >= 4), or its first, middle and last byte in the low bytes of `a`
-//! (0 < n < 4). With the length they determine a string of up to 16 bytes. (A copy of fewer than
-//! eight bytes into a word went byte by byte and stalled the load after it.)
-struct EdgeWords {
-	uint64_t a = 0, b = 0;
-};
-
-inline EdgeWords EdgesOf(const char *p, uint32_t n) {
-	EdgeWords e;
-	if (n >= 8) {
-		std::memcpy(&e.a, p, 8);
-		std::memcpy(&e.b, p + n - 8, 8);
-	} else if (n >= 4) {
-		uint32_t x, y;
-		std::memcpy(&x, p, 4);
-		std::memcpy(&y, p + n - 4, 4);
-		e.a = x;
-		e.b = y;
-	} else if (n > 0) {
-		e.a = uint64_t(uint8_t(p[0])) | uint64_t(uint8_t(p[n / 2])) << 8 | uint64_t(uint8_t(p[n - 1])) << 16;
-	}
-	return e;
-}
-
-//! The first eight bytes of a string as a big-endian number (zero-padded): where two strings'
-//! prefixes differ, they order the strings as the bytes do.
-inline uint64_t Prefix(const StringRef &v) {
-	const uint32_t n = v.len;
-	const EdgeWords e = EdgesOf(v.ptr, n);
-	if (n >= 8) {
-		return __builtin_bswap64(e.a);
-	}
-	if (n >= 4) {
-		// The two four-byte words overlap where n < 8, on equal bytes.
-		return uint64_t(__builtin_bswap32(uint32_t(e.a))) << 32 | uint64_t(__builtin_bswap32(uint32_t(e.b))) << (64 - 8 * n);
-	}
-	if (n == 0) {
-		return 0;
-	}
-	return (e.a & 0xff) << 56 | ((e.a >> 8) & 0xff) << (56 - 8 * (n / 2)) | ((e.a >> 16) & 0xff) << (56 - 8 * (n - 1));
+	const StringRef &lo = range.Low(), &hi = range.High();
+	s.has_minmax = true;
+	const size_t limit = truncate ? kMaxStatString : SIZE_MAX;
+	s.minmax_exact = lo.len <= limit && hi.len <= limit;
+	s.min.assign(lo.ptr, std::min<size_t>(lo.len, limit));
+	s.max.assign(hi.ptr, std::min<size_t>(hi.len, limit));
 }
 
 void StringStats(const ColumnInput &in, ZoneStats &s, bool truncate) {
-	const StringRef *lo = nullptr, *hi = nullptr;
-	uint64_t lo_prefix = 0, hi_prefix = 0;
+	StringRange range;
 	for (uint64_t i = 0; i < in.count; i++) {
-		if (!in.IsValid(i)) {
-			continue;
-		}
-		auto &v = in.strings[i];
-		const uint64_t prefix = Prefix(v);
-		if (!lo) {
-			lo = hi = &v;
-			lo_prefix = hi_prefix = prefix;
-			continue;
-		}
-		// Most rows fall strictly between the bounds on their first eight bytes.
-		if (prefix > lo_prefix && prefix < hi_prefix) {
-			continue;
-		}
-		if (prefix < lo_prefix || (prefix == lo_prefix && CompareBytes(v, *lo) < 0)) {
-			lo = &v;
-			lo_prefix = prefix;
-		}
-		if (prefix > hi_prefix || (prefix == hi_prefix && CompareBytes(v, *hi) > 0)) {
-			hi = &v;
-			hi_prefix = prefix;
+		if (in.IsValid(i)) {
+			range.Add(in.strings[i]);
 		}
 	}
-	if (!lo) {
-		return;
-	}
-	s.has_minmax = true;
-	const size_t limit = truncate ? kMaxStatString : SIZE_MAX;
-	s.minmax_exact = lo->len <= limit && hi->len <= limit;
-	s.min.assign(lo->ptr, std::min<size_t>(lo->len, limit));
-	s.max.assign(hi->ptr, std::min<size_t>(hi->len, limit));
+	SetStringRange(range, s, truncate);
 }
 
 //! A small open-addressing set of at most kMaxDistinctValues keys (a quarter full at most),
@@ -416,13 +350,13 @@ bool DistinctValues(const ColumnInput &in, std::vector<std::string> &out) {
 }
 
 //! DistinctValues from what the encoding settled.
-bool KnownDistinct(const DistinctHint &hint, std::vector<std::string> &out) {
+bool KnownDistinct(const ValueHint &hint, std::vector<std::string> &out) {
 	out.clear();
 	size_t bytes = 0;
 	for (auto &v : hint.values) {
 		bytes += v.size();
 	}
-	if (hint.kind != DistinctHint::Kind::ALL || hint.values.size() > kMaxDistinctValues || bytes > kMaxDistinctBytes) {
+	if (hint.distinct != ValueHint::Distinct::ALL || hint.values.size() > kMaxDistinctValues || bytes > kMaxDistinctBytes) {
 		return false;
 	}
 	out = hint.values;
@@ -432,7 +366,7 @@ bool KnownDistinct(const DistinctHint &hint, std::vector<std::string> &out) {
 
 } // namespace
 
-ZoneStats ComputeStats(const ColumnInput &in, bool truncate_strings, bool distinct, const DistinctHint *hint) {
+ZoneStats ComputeStats(const ColumnInput &in, bool truncate_strings, bool distinct, const ValueHint *hint) {
 	ZoneStats s;
 	s.rows = in.count;
 	if (in.valid) {
@@ -469,13 +403,17 @@ ZoneStats ComputeStats(const ColumnInput &in, bool truncate_strings, bool distin
 		}
 		break;
 	case PhysicalKind::STRING:
-		StringStats(in, s, truncate_strings);
+		if (hint && hint->has_range) {
+			SetStringRange(hint->range, s, truncate_strings);
+		} else {
+			StringStats(in, s, truncate_strings);
+		}
 		break;
 	case PhysicalKind::OPAQUE:
 		break;
 	}
 	if (distinct && DistinctType(in.type) && s.NonNull() > 0) {
-		const bool known = hint && hint->kind != DistinctHint::Kind::UNKNOWN;
+		const bool known = hint && hint->distinct != ValueHint::Distinct::UNKNOWN;
 		s.has_distinct = known ? KnownDistinct(*hint, s.distinct) : DistinctValues(in, s.distinct);
 		if (!s.has_distinct) {
 			s.distinct.clear();

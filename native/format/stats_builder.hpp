@@ -1,5 +1,6 @@
 #pragma once
 #include "column.hpp"
+#include "value_hint.hpp"
 #include "stats.hpp"
 
 namespace vtx {
@@ -9,6 +10,6 @@ namespace vtx {
 //! With `distinct`, the distinct values where there are few (ZoneStats::distinct), taken from
 //! `hint` where the chunk's encoding settled them.
 ZoneStats ComputeStats(const ColumnInput &in, bool truncate_strings = true, bool distinct = false,
-                       const DistinctHint *hint = nullptr);
+                       const ValueHint *hint = nullptr);
 
 } // namespace vtx
