@@ -50,21 +50,21 @@ inline U LoadValue(const uint8_t *p) {
 }
 
 //! The hint (ValueHint) of a dictionary built over values that are all valid values of the
-//! chunk and include every one of them: all of them where it was completed, else many where it
-//! already held more than the statistics keep.
+//! chunk and include every one of them: many where it holds more than the statistics keep
+//! (completed or not), else all of them where it was completed. Only those few are copied.
 template <class KEY, class RAW>
 void HintFromDictionary(bool complete, const std::vector<KEY> &values, RAW &&raw, ValueHint *hint) {
 	if (!hint) {
 		return;
 	}
-	if (complete) {
+	if (values.size() > kMaxDistinctValues) {
+		hint->distinct = ValueHint::Distinct::MANY;
+	} else if (complete) {
 		hint->distinct = ValueHint::Distinct::ALL;
 		hint->values.clear();
 		for (auto &v : values) {
 			hint->values.push_back(raw(v));
 		}
-	} else if (values.size() > kMaxDistinctValues) {
-		hint->distinct = ValueHint::Distinct::MANY;
 	}
 }
 

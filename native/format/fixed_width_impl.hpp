@@ -411,7 +411,8 @@ void DecodeDeferred(const ColumnType &type, const DecodedColumn &chunk, uint64_t
 
 //! The encoder and decoder for values of storage type U, in the fixed_width_*.cpp file of its width.
 #define VTX_INSTANTIATE_FIXED_WIDTH(U)                                                                                \
-	template vtx::Encoding vtx::encoding_internal::EncodeFixed<U>(const vtx::ColumnInput &, vtx::ByteWriter &, vtx::ValueHint *);      \
+	template vtx::Encoding vtx::encoding_internal::EncodeFixed<U>(const vtx::ColumnInput &, vtx::ByteWriter &,        \
+	                                                               vtx::ValueHint *);                              \
 	template bool vtx::encoding_internal::DecodeFixed<U>(const vtx::ColumnType &, uint64_t, vtx::ByteReader &,        \
 	                                                     vtx::Encoding, vtx::DecodedColumn &, const vtx::RowRange *);      \
 	template bool vtx::encoding_internal::DeferFixed<U>(const vtx::ColumnType &, uint64_t, vtx::ByteReader &,         \

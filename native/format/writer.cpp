@@ -101,7 +101,7 @@ void EncodeChunkInto(const ColumnInput &in_p, const WriterOptions &options, Enco
 		body.data.clear();
 		body.data.reserve(16 + in.count * (in.type.ByteWidth() ? in.type.ByteWidth() : 16) + in.count / 8);
 		// Statistics after encoding, while the values are still in the cache, and with what the
-		// encoding learnt of the distinct values (its dictionary), which is then not looked for again.
+		// encoding settled (ValueHint: the distinct values, a string range), not looked for again.
 		ValueHint hint;
 		out.encoding = static_cast<uint8_t>(EncodeChunk(in, body, &hint));
 		out.stats = ComputeStats(in, true, options.distinct_values, &hint);
