@@ -1,6 +1,8 @@
 #include "predicate.hpp"
 
+#include "../format/bitpack.hpp"
 #include "../format/encoding.hpp"
+#include "selection.hpp"
 #include "../format/vector_loops.hpp"
 
 
@@ -253,9 +255,9 @@ void Evaluate(const Predicate &p, const ColumnType &type, const DecodedColumn &c
 			std::memset(out, chunk.all_null ? !want_valid : want_valid, n);
 			return;
 		}
-		for (uint64_t i = 0; i < n; i++) {
-			out[i] = chunk.IsValid(i) == want_valid;
-		}
+		// Each row's validity bit as a byte: the answer for IS NOT NULL, its negation for IS NULL.
+		UnpackBitsToBytes(reinterpret_cast<const uint8_t *>(chunk.validity.data()), n, want_valid ? 0 : 1,
+		                  want_valid ? 1 : 0, out);
 		return;
 	}
 	case Predicate::Kind::COMPARE:
@@ -284,9 +286,7 @@ void Evaluate(const Predicate &p, const ColumnType &type, const DecodedColumn &c
 			}
 		}
 		if (!chunk.all_valid) {
-			for (uint64_t i = 0; i < n; i++) {
-				out[i] &= chunk.IsValid(i);
-			}
+			AndValidity(out, chunk.validity.data(), n);
 		}
 		return;
 	}

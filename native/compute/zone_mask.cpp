@@ -76,8 +76,10 @@ void ZoneMask::WriteEntryRows(const uint8_t *truth, const DecodedColumn &chunk) 
 			out[i] = truth[codes[i]];
 		}
 	} else {
+		// The bitmap's address held in a local: stores to `out` (bytes) could alias it otherwise.
+		const uint64_t *valid = chunk.validity.data();
 		for (uint64_t i = 0; i < rows_; i++) {
-			out[i] = chunk.IsValid(i) ? truth[codes[i]] : null_truth;
+			out[i] = (valid[i >> 6] >> (i & 63)) & 1 ? truth[codes[i]] : null_truth;
 		}
 	}
 	Combine();
