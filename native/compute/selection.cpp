@@ -1,5 +1,7 @@
 #include "selection.hpp"
 
+#include "../format/bitpack.hpp"
+
 #include <cstring>
 
 namespace vtx {
@@ -29,12 +31,7 @@ void AndSelection(uint8_t *mask, const uint8_t *other, uint64_t n) {
 void AndValidity(uint8_t *mask, const uint64_t *validity, uint64_t n) {
 	uint64_t i = 0;
 	for (; i + 8 <= n; i += 8) {
-		// Eight bits to eight bytes of 0 or 1: byte k keeps bit k, and adding 0x7F moves any set
-		// bit to the byte's top bit.
-		const uint64_t bits = (validity[i >> 6] >> (i & 63)) & 0xFF;
-		uint64_t x = (bits * 0x0101010101010101ULL) & 0x8040201008040201ULL;
-		x = ((x + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL) >> 7;
-		const uint64_t w = Word(mask + i) & x;
+		const uint64_t w = Word(mask + i) & BitsToBytes(validity[i >> 6] >> (i & 63));
 		std::memcpy(mask + i, &w, sizeof(w));
 	}
 	for (; i < n; i++) {

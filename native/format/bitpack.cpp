@@ -11,10 +11,7 @@ void UnpackBitsToBytes(const uint8_t *packed, uint64_t n, uint8_t zero, uint8_t 
 	const uint64_t base = kOnes * zero, flip = zero ^ one;
 	uint64_t i = 0;
 	for (; i + 8 <= n; i += 8) {
-		const uint64_t bits = (PackedWord(packed, i >> 6) >> (i & 63)) & 0xFF;
-		// Byte k keeps bit k of `bits`; adding 0x7F moves any set bit to the byte's top bit.
-		uint64_t x = (bits * kOnes) & 0x8040201008040201ULL;
-		x = ((x + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL) >> 7;
+		uint64_t x = BitsToBytes(PackedWord(packed, i >> 6) >> (i & 63));
 		x = base ^ (x * flip); // each byte 0 or 1 times flip: no carry between bytes
 		std::memcpy(out + i, &x, sizeof(x));
 	}

@@ -44,6 +44,13 @@ inline void PackInto(uint64_t n, uint8_t bw, VALUE &&value, uint8_t *dst) {
 	}
 }
 
+//! Eight bits (the low byte of `bits`) as eight bytes of 0 or 1, bit k in byte k (little-endian):
+//! byte k keeps bit k, and adding 0x7F moves any set bit to the byte's top bit.
+inline uint64_t BitsToBytes(uint64_t bits) {
+	const uint64_t x = ((bits & 0xFF) * 0x0101010101010101ULL) & 0x8040201008040201ULL;
+	return ((x + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL) >> 7;
+}
+
 //! Word w of packed data starting at `packed` (any alignment).
 inline uint64_t PackedWord(const uint8_t *packed, uint64_t w) {
 	uint64_t v;

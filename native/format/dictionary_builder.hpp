@@ -53,13 +53,7 @@ public:
 
 	//! Code of `key`, inserting it if new; false when the dictionary is full.
 	bool Insert(const KEY &key, uint32_t &code) {
-		return Insert(key, KeyHash<KEY>()(key), code);
-	}
-
-	std::vector<KEY> values;
-
-private:
-	bool Insert(const KEY &key, uint64_t h, uint32_t &code) {
+		const uint64_t h = KeyHash<KEY>()(key);
 		uint64_t i = h & mask;
 		while (!slots.empty()) {
 			uint32_t s = slots[i];
@@ -85,6 +79,10 @@ private:
 		values.push_back(key);
 		return true;
 	}
+
+	std::vector<KEY> values;
+
+private:
 	void Grow() {
 		const uint64_t cap = slots.empty() ? 64 : slots.size() * 2;
 		slots.assign(cap, kEmpty);
@@ -105,33 +103,33 @@ private:
 };
 
 //! Codes for all n values in `codes`, when the first values (a sample of 4096) repeat enough
-//! (at most half of them distinct) and the dictionary stays within its limit; otherwise false
-//! with `codes` empty.
+//! (at most half of them distinct) and `dict` stays within its limit; otherwise false with
+//! `codes` empty.
 template <class KEY, class GET>
-bool BuildDictionary(uint64_t n, uint64_t limit, GET &&get, DictionaryBuilder<KEY> &dict, std::vector<uint64_t> &codes) {
-	codes.clear();
+bool BuildDictionary(uint64_t n, GET &&get, DictionaryBuilder<KEY> &dict, std::vector<uint64_t> &codes) {
 	const uint64_t sample = n < 4096 ? n : 4096;
 	codes.resize(sample);
 	uint32_t code;
-	for (uint64_t i = 0; i < n; i++) {
-		if (i == sample) {
-			if (dict.values.size() * 2 > sample) {
-				codes.clear();
+	uint64_t i = 0;
+	const auto fill = [&](uint64_t end) {
+		for (; i < end; i++) {
+			if (!dict.Insert(get(i), code)) {
 				return false;
 			}
-			codes.resize(n);
+			codes[i] = code;
 		}
-		if (!dict.Insert(get(i), code)) {
-			codes.clear();
-			return false;
-		}
-		codes[i] = code;
+		return true;
+	};
+	// The sample is coded first (its work is kept), and decides whether the rest is tried.
+	bool ok = fill(sample) && dict.values.size() * 2 <= sample;
+	if (ok) {
+		codes.resize(n);
+		ok = fill(n);
 	}
-	if (n <= sample && dict.values.size() * 2 > sample) { // a sample of the whole
+	if (!ok) {
 		codes.clear();
-		return false;
 	}
-	return true;
+	return ok;
 }
 
 } // namespace vtx

@@ -157,6 +157,14 @@ void ReadStrings(ByteReader &r, uint64_t n, bool utf8, StringRefs &out) {
 template <class AT>
 Encoding EncodeStringValues(const ColumnInput &in, AT &&at, ByteWriter &out, ValueHint *hint) {
 	const uint64_t n = in.count;
+	// Where the first row is valid, every value written is a valid row's value (a NULL row repeats
+	// the one before it), so the strings' range is found while they are copied. It points into
+	// the input's strings, or the dictionary's views of them.
+	StringRange *range = nullptr;
+	if (hint && n && in.IsValid(0)) {
+		range = &hint->range;
+		hint->has_range = true;
+	}
 	bool constant = true;
 	const std::string_view first = n ? at(0) : std::string_view();
 	for (uint64_t i = 1; i < n && constant; i++) {
@@ -168,11 +176,8 @@ Encoding EncodeStringValues(const ColumnInput &in, AT &&at, ByteWriter &out, Val
 		if (n) {
 			out.Bytes(first.data(), first.size());
 			HintFromDictionary(true, std::vector<std::string_view> {first}, RawString, hint);
-			if (hint) {
-				// Every value is `first`, valid ones included ("" before the first valid one is then
-				// what they hold too).
-				hint->range.Add(StringRef {first.data(), static_cast<uint32_t>(first.size())});
-				hint->has_range = true;
+			if (range) {
+				range->Add(StringRef {first.data(), static_cast<uint32_t>(first.size())});
 			}
 		}
 		return Encoding::CONSTANT;
@@ -180,31 +185,21 @@ Encoding EncodeStringValues(const ColumnInput &in, AT &&at, ByteWriter &out, Val
 	const uint64_t limit = std::min<uint64_t>(kMaxDictionary, n / 2);
 	DictionaryBuilder<std::string_view> dict(limit);
 	auto &codes = Scratch<uint64_t>(1);
-	const bool dictionary = BuildDictionary<std::string_view>(n, limit, at, dict, codes);
+	const bool dictionary = BuildDictionary<std::string_view>(n, at, dict, codes);
 	if (in.IsValid(0)) {
 		HintFromDictionary(dictionary, dict.values, RawString, hint);
 	} else if (hint && dict.values.size() > kMaxDistinctValues + 1) {
 		// Rows before the first valid one stand in as "", which the values may not hold.
 		hint->distinct = ValueHint::Distinct::MANY;
 	}
-	// Where the first row is valid, every value written is a valid row's value (a NULL row repeats
-	// the one before it), so the strings' range is found while they are copied. It points into
-	// the input's strings, or the dictionary's views of them.
-	const bool range = hint && in.IsValid(0);
 	if (!dictionary) {
 		out.U8(static_cast<uint8_t>(Encoding::PLAIN));
-		WriteStrings(out, n, at, range ? &hint->range : nullptr);
-		if (range) {
-			hint->has_range = true;
-		}
+		WriteStrings(out, n, at, range);
 		return Encoding::PLAIN;
 	}
 	out.U8(static_cast<uint8_t>(Encoding::DICTIONARY));
 	out.Var(dict.values.size());
-	WriteStrings(out, dict.values.size(), [&](uint64_t i) { return dict.values[i]; }, range ? &hint->range : nullptr);
-	if (range) {
-		hint->has_range = true;
-	}
+	WriteStrings(out, dict.values.size(), [&](uint64_t i) { return dict.values[i]; }, range);
 	WritePacked(out, codes, BitWidth(dict.values.size() - 1));
 	return Encoding::DICTIONARY;
 }

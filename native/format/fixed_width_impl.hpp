@@ -123,7 +123,7 @@ Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out, ValueHint *hint) {
 	DictionaryBuilder<U> dict(try_dict ? limit : 0);
 	auto &codes = Scratch<uint64_t>(1);
 	codes.clear();
-	const bool dictionary = try_dict && BuildDictionary<U>(n, limit, [&](uint64_t i) { return vals[i]; }, dict, codes);
+	const bool dictionary = try_dict && BuildDictionary<U>(n, [&](uint64_t i) { return vals[i]; }, dict, codes);
 	if (try_dict) {
 		HintFromDictionary(dictionary, dict.values, RawValue<U>, hint);
 	}

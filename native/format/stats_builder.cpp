@@ -34,45 +34,17 @@ struct IntSummary {
 template <class T>
 inline __attribute__((always_inline)) void Summarize(const uint8_t *__restrict fixed, const uint8_t *__restrict valid,
                                                      uint64_t n, IntSummary<T> &out) {
-	T lo = out.lo, hi = out.hi;
-	uint64_t low = 0;
-	typename HalvesSum<T>::Word high = 0;
-	constexpr T kTop = std::numeric_limits<T>::max(), kBottom = std::numeric_limits<T>::lowest();
-	if (!valid) {
-		for (uint64_t i = 0; i < n; i++) {
-			T v;
-			std::memcpy(&v, fixed + i * sizeof(T), sizeof(T));
-			lo = v < lo ? v : lo;
-			hi = v > hi ? v : hi;
-			const uint64_t bits = HalvesSum<T>::Bits(v);
-			if (sizeof(T) == 8) {
-				low += bits & 0xffffffffu;
-				high += static_cast<typename HalvesSum<T>::Word>(bits) >> 32;
-			} else {
-				high += static_cast<typename HalvesSum<T>::Word>(bits);
-			}
-		}
-	} else {
-		for (uint64_t i = 0; i < n; i++) {
-			T v;
-			std::memcpy(&v, fixed + i * sizeof(T), sizeof(T));
-			const bool ok = valid[i] != 0;
-			const T a = ok ? v : kTop, b = ok ? v : kBottom;
-			lo = a < lo ? a : lo;
-			hi = b > hi ? b : hi;
-			const uint64_t bits = ok ? HalvesSum<T>::Bits(v) : 0;
-			if (sizeof(T) == 8) {
-				low += bits & 0xffffffffu;
-				high += static_cast<typename HalvesSum<T>::Word>(bits) >> 32;
-			} else {
-				high += static_cast<typename HalvesSum<T>::Word>(bits);
-			}
-		}
+	IntSummary<T> r; // in locals, so that the loop's accumulators stay in registers
+	for (uint64_t i = 0; i < n; i++) {
+		T v;
+		std::memcpy(&v, fixed + i * sizeof(T), sizeof(T));
+		const bool ok = !valid || valid[i] != 0;
+		const T a = ok ? v : std::numeric_limits<T>::max(), b = ok ? v : std::numeric_limits<T>::lowest();
+		r.lo = a < r.lo ? a : r.lo;
+		r.hi = b > r.hi ? b : r.hi;
+		r.sum.Add(ok ? HalvesSum<T>::Bits(v) : 0);
 	}
-	out.lo = lo;
-	out.hi = hi;
-	out.sum.low = low;
-	out.sum.high = high;
+	out = r;
 }
 
 // One clone set per type (VTX_VECTOR_LOOP does not apply to templates).
@@ -91,11 +63,11 @@ VTX_SUMMARIZE(uint64_t)
 #undef VTX_SUMMARIZE
 
 template <class T>
-void IntegerStats(const ColumnInput &in, uint64_t valid_count, ZoneStats &s) {
+void IntegerStats(const ColumnInput &in, ZoneStats &s) {
 	if constexpr (sizeof(T) <= 8) {
 		IntSummary<T> summary;
 		SummarizeInts(in.fixed, in.valid, in.count, summary);
-		if (valid_count > 0) {
+		if (s.NonNull() > 0) {
 			s.has_minmax = s.minmax_exact = true;
 			s.min = RawBytes(summary.lo);
 			s.max = RawBytes(summary.hi);
@@ -379,20 +351,20 @@ ZoneStats ComputeStats(const ColumnInput &in, bool truncate_strings, bool distin
 	switch (kind) {
 	case PhysicalKind::SIGNED:
 		switch (width) {
-		case 1: IntegerStats<int8_t>(in, s.NonNull(), s); break;
-		case 2: IntegerStats<int16_t>(in, s.NonNull(), s); break;
-		case 4: IntegerStats<int32_t>(in, s.NonNull(), s); break;
-		case 8: IntegerStats<int64_t>(in, s.NonNull(), s); break;
-		case 16: IntegerStats<int128>(in, s.NonNull(), s); break;
+		case 1: IntegerStats<int8_t>(in, s); break;
+		case 2: IntegerStats<int16_t>(in, s); break;
+		case 4: IntegerStats<int32_t>(in, s); break;
+		case 8: IntegerStats<int64_t>(in, s); break;
+		case 16: IntegerStats<int128>(in, s); break;
 		}
 		break;
 	case PhysicalKind::UNSIGNED:
 		switch (width) {
-		case 1: IntegerStats<uint8_t>(in, s.NonNull(), s); break;
-		case 2: IntegerStats<uint16_t>(in, s.NonNull(), s); break;
-		case 4: IntegerStats<uint32_t>(in, s.NonNull(), s); break;
-		case 8: IntegerStats<uint64_t>(in, s.NonNull(), s); break;
-		case 16: IntegerStats<uint128>(in, s.NonNull(), s); break;
+		case 1: IntegerStats<uint8_t>(in, s); break;
+		case 2: IntegerStats<uint16_t>(in, s); break;
+		case 4: IntegerStats<uint32_t>(in, s); break;
+		case 8: IntegerStats<uint64_t>(in, s); break;
+		case 16: IntegerStats<uint128>(in, s); break;
 		}
 		break;
 	case PhysicalKind::FLOAT:

@@ -1,6 +1,7 @@
 #include "expression_filter.hpp"
 
 #include "column_emit.hpp"
+#include "../../compute/selection.hpp"
 #include "../type_mapping.hpp"
 #include "duckdb/planner/expression/bound_cast_expression.hpp"
 #include "duckdb/planner/expression/bound_conjunction_expression.hpp"
@@ -478,11 +479,7 @@ vtx::compute::ZoneMatch ExpressionFilterEvaluator::Evaluate(idx_t k, const std::
 		const idx_t n = MinValue<idx_t>(STANDARD_VECTOR_SIZE, rows - offset);
 		idx_t m = n;
 		if (kept) {
-			m = 0;
-			for (idx_t i = 0; i < n; i++) {
-				kept_rows.set_index(m, i);
-				m += kept[offset + i];
-			}
+			m = vtx::compute::SelectedRows(kept + offset, static_cast<uint32_t>(n), kept_rows.data());
 			if (m == 0) {
 				continue;
 			}
