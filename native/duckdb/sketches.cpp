@@ -156,6 +156,18 @@ Sketch SketchOfDistinct(const LogicalType &type, const vtx::ColumnType &column_t
 	return RegistersOf(registers);
 }
 
+Sketch SketchOfValues(const LogicalType &type, const vtx::ColumnType &column_type, const std::vector<uint8_t> &values) {
+	vtx::ColumnInput in;
+	in.type = column_type;
+	const auto width = column_type.ByteWidth();
+	D_ASSERT(width && values.size() % width == 0);
+	in.count = values.size() / width;
+	in.fixed = values.data();
+	HyperLogLog registers;
+	SketchInput(type, in, registers);
+	return RegistersOf(registers);
+}
+
 Sketch RegistersOf(const HyperLogLog &hll) {
 	Sketch out {};
 	for (idx_t i = 0; i < HyperLogLog::M; i++) {

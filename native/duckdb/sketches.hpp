@@ -41,6 +41,10 @@ void SketchInput(const duckdb::LogicalType &type, const vtx::ColumnInput &in, du
 Sketch SketchOfDistinct(const duckdb::LogicalType &type, const vtx::ColumnType &column_type,
                         const std::vector<std::string> &distinct);
 
+//! The same from distinct fixed-width values packed end to end (EncodedChunk::distinct_values).
+Sketch SketchOfValues(const duckdb::LogicalType &type, const vtx::ColumnType &column_type,
+                      const std::vector<uint8_t> &values);
+
 Sketch RegistersOf(const duckdb::HyperLogLog &hll);
 void MergeRegisters(duckdb::HyperLogLog &hll, const Sketch &registers);
 

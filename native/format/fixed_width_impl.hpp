@@ -7,6 +7,7 @@
 #include "domain.hpp"
 #include "encoding_internal.hpp"
 #include "fixed_width.hpp"
+#include "narrow_distinct.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -31,36 +32,79 @@ inline uint64_t DictionaryBound(uint64_t n, uint64_t width, uint64_t bound) {
 	return most;
 }
 
+//! vals[i] = row i's value, or the last valid value before it (the first valid value for the
+//! rows before that). Pointers are held in locals: the stores could alias the input's fields.
+template <class U>
+void FillNullRows(const uint8_t *valid, const uint8_t *fixed, uint64_t n, U *vals) {
+	if (!valid) {
+		if (n) {
+			std::memcpy(vals, fixed, n * sizeof(U));
+		}
+		return;
+	}
+	uint64_t first = 0;
+	while (first < n && !valid[first]) {
+		first++;
+	}
+	U last = first < n ? LoadValue<U>(fixed + first * sizeof(U)) : U(0);
+	for (uint64_t i = 0; i < n; i++) {
+		if (valid[i]) {
+			last = LoadValue<U>(fixed + i * sizeof(U));
+		}
+		vals[i] = last;
+	}
+}
+
+//! The number of runs of equal values.
+template <class U>
+uint64_t Runs(const U *vals, uint64_t n) {
+	uint64_t runs = n ? 1 : 0;
+	for (uint64_t i = 1; i < n; i++) {
+		runs += vals[i] != vals[i - 1];
+	}
+	return runs;
+}
+
+//! Runs(), and the smallest and largest of the values with `sign` flipped (the frame's ends).
+template <class U>
+uint64_t RunsAndRange(const U *vals, uint64_t n, uint64_t sign, uint64_t &omin, uint64_t &omax) {
+	uint64_t runs = n ? 1 : 0, lo = ~uint64_t(0), hi = 0;
+	if (n) {
+		lo = hi = static_cast<uint64_t>(vals[0]) ^ sign;
+	}
+	for (uint64_t i = 1; i < n; i++) {
+		runs += vals[i] != vals[i - 1];
+		const uint64_t o = static_cast<uint64_t>(vals[i]) ^ sign;
+		lo = o < lo ? o : lo;
+		hi = o > hi ? o : hi;
+	}
+	omin = lo;
+	omax = hi;
+	return runs;
+}
+
 template <class U>
 Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out, ValueHint *hint) {
 	const uint64_t n = in.count;
 	const auto kind = in.type.Kind();
 	// Null rows repeat the previous valid value so they cost nothing in any encoding.
-	auto &vals = Scratch<U>(0);
-	vals.resize(n);
-	U last = 0;
-	bool have = false;
-	for (uint64_t i = 0; i < n; i++) {
-		if (in.IsValid(i)) {
-			last = LoadValue<U>(in.fixed + i * sizeof(U));
-			if (!have) {
-				for (uint64_t j = 0; j < i; j++) {
-					vals[j] = last;
-				}
-				have = true;
-			}
-		}
-		vals[i] = last;
+	// Read in place where there is no NULL to fill (and no ALP, which takes a vector).
+	auto &filled = Scratch<U>(0);
+	const U *vals;
+	if (!in.valid && kind != PhysicalKind::FLOAT && reinterpret_cast<uintptr_t>(in.fixed) % alignof(U) == 0) {
+		vals = reinterpret_cast<const U *>(in.fixed);
+	} else {
+		filled.resize(n);
+		FillNullRows<U>(in.valid, in.fixed, n, filled.data());
+		vals = filled.data();
 	}
-	bool constant = true;
-	uint64_t runs = n ? 1 : 0;
-	for (uint64_t i = 1; i < n; i++) {
-		if (vals[i] != vals[i - 1]) {
-			constant = false;
-			runs++;
-		}
-	}
-	if (constant) {
+	const bool can_for = sizeof(U) <= 8 && (kind == PhysicalKind::SIGNED || kind == PhysicalKind::UNSIGNED);
+	const uint64_t sign = kind == PhysicalKind::SIGNED ? uint64_t(1) << ((sizeof(U) * 8 - 1) & 63) : 0;
+	// Runs, and the frame's ends, in one pass: three passes over a segment's values were half of
+	// this function's time.
+	uint64_t omin = ~uint64_t(0), omax = 0;
+	const uint64_t runs = can_for ? RunsAndRange<U>(vals, n, sign, omin, omax) : Runs<U>(vals, n);
+	if (runs <= 1) {
 		out.U8(static_cast<uint8_t>(Encoding::CONSTANT));
 		U v = n ? vals[0] : U(0);
 		out.Put(v);
@@ -75,16 +119,8 @@ Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out, ValueHint *hint) {
 	uint64_t best_size = plain_size - plain_size / 10;
 	Encoding best = Encoding::PLAIN;
 
-	const bool can_for = sizeof(U) <= 8 && (kind == PhysicalKind::SIGNED || kind == PhysicalKind::UNSIGNED);
-	const uint64_t sign = kind == PhysicalKind::SIGNED ? uint64_t(1) << ((sizeof(U) * 8 - 1) & 63) : 0;
-	uint64_t omin = ~uint64_t(0), omax = 0;
 	uint8_t for_bw = 64;
 	if (can_for) {
-		for (auto v : vals) {
-			uint64_t o = static_cast<uint64_t>(v) ^ sign;
-			omin = o < omin ? o : omin;
-			omax = o > omax ? o : omax;
-		}
 		for_bw = BitWidth(omax - omin);
 		uint64_t size = 9 + PackedWords(n, for_bw) * 8;
 		if (size < best_size) {
@@ -103,10 +139,10 @@ Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out, ValueHint *hint) {
 	if constexpr (sizeof(U) == 4 || sizeof(U) == 8) {
 		using T = std::conditional_t<sizeof(U) == 8, double, float>;
 		if (kind == PhysicalKind::FLOAT && n >= 16) {
-			auto plan = PlanAlp<T>(vals);
+			auto plan = PlanAlp<T>(filled);
 			const uint64_t step = std::max<uint64_t>(1, n / 256);
 			// The sample's estimate decides whether the full encoding is worth trying.
-			if (plan.size * step < best_size && EncodeAlp<T>(vals, plan.e, best_size, alp)) {
+			if (plan.size * step < best_size && EncodeAlp<T>(filled, plan.e, best_size, alp)) {
 				if (alp.Size() <= plain_size / 2) {
 					out.Bytes(alp.data.data(), alp.data.size());
 					return Encoding::ALP;
@@ -135,6 +171,16 @@ Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out, ValueHint *hint) {
 			best = Encoding::DICTIONARY;
 		}
 	}
+	// A narrow frame's distinct values from a bitmap: the statistics keep them where they are few,
+	// and the writer hashes them for the zone's sketch however many they are (not every row).
+	if (hint && can_for && hint->distinct != ValueHint::Distinct::ALL && omax - omin < NarrowFrameLimit(n)) {
+		auto &distinct = Scratch<U>(3);
+		NarrowDistinct<U>(vals, n, sign, omin, omax - omin, distinct);
+		HintFromDictionary(true, distinct, RawValue<U>, hint);
+		hint->fixed_values.resize(distinct.size() * sizeof(U));
+		std::memcpy(hint->fixed_values.data(), distinct.data(), distinct.size() * sizeof(U));
+		hint->has_fixed_values = true;
+	}
 	if (best == Encoding::ALP) {
 		out.Bytes(alp.data.data(), alp.data.size());
 		return Encoding::ALP;
@@ -142,7 +188,7 @@ Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out, ValueHint *hint) {
 	out.U8(static_cast<uint8_t>(best));
 	switch (best) {
 	case Encoding::PLAIN:
-		out.Bytes(vals.data(), plain_size);
+		out.Bytes(vals, plain_size);
 		break;
 	case Encoding::FOR_BITPACK: {
 		out.U64(omin);

@@ -30,6 +30,10 @@ struct EncodedChunk {
 	uint8_t encoding = 0;
 	uint32_t crc = 0;
 	ZoneStats stats;
+	//! Not stored: the distinct valid values the encoder found (ValueHint::fixed_values), for the
+	//! caller's sketches; empty when unknown.
+	std::vector<uint8_t> distinct_values;
+	bool has_distinct_values = false;
 	std::vector<EncodedChunk> children; //! nested types, written after this chunk
 };
 

@@ -341,6 +341,19 @@ void ZoneAccumulator::AppendStrings(Column &col, const UnifiedVectorFormat &fmt,
 	}
 }
 
+namespace {
+
+//! The encoder's distinct values are not stored: freed before the zone waits for its turn.
+void ReleaseDistinctValues(vtx::EncodedChunk &chunk) {
+	std::vector<uint8_t>().swap(chunk.distinct_values);
+	chunk.has_distinct_values = false;
+	for (auto &child : chunk.children) {
+		ReleaseDistinctValues(child);
+	}
+}
+
+} // namespace
+
 void ZoneAccumulator::Flush(std::vector<vtx::EncodedZone> &out) {
 	if (rows == 0) {
 		return;
@@ -351,12 +364,16 @@ void ZoneAccumulator::Flush(std::vector<vtx::EncodedZone> &out) {
 	}
 	out.push_back(vtx::EncodeZone(inputs, options));
 	// Sketched once the zone is encoded: a column with few distinct values (its statistics list
-	// them) is hashed a value, not a row, at a time.
+	// them), or integers of a narrow frame (the encoder found their distinct values), is hashed a
+	// value, not a row, at a time.
 	for (idx_t c = 0; c < types.size(); c++) {
+		auto &chunk = out.back().chunks[c];
 		if (sketched[c]) {
-			auto &stats = out.back().chunks[c].stats;
+			auto &stats = chunk.stats;
 			if (stats.has_distinct) {
 				stats.sketch = SketchOfDistinct(logical[c], types[c], stats.distinct);
+			} else if (chunk.has_distinct_values) {
+				stats.sketch = SketchOfValues(logical[c], types[c], chunk.distinct_values);
 			} else {
 				HyperLogLog registers;
 				SketchInput(logical[c], inputs[c], registers);
@@ -364,6 +381,7 @@ void ZoneAccumulator::Flush(std::vector<vtx::EncodedZone> &out) {
 			}
 			stats.has_sketch = true;
 		}
+		ReleaseDistinctValues(chunk);
 	}
 	for (auto &col : columns) {
 		col.Clear();
