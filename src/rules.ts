@@ -174,7 +174,7 @@ export const DECIMAL_NARROW = 'DECIMAL(<=18)';
 export const DECIMAL_WIDE = 'DECIMAL(>18)';
 export const FLOAT_TYPES = ['FLOAT', 'DOUBLE'] as const;
 export const STRING_TYPES = ['VARCHAR', 'BLOB'] as const;
-export const TEMPORAL_TYPES = ['DATE', 'TIME', 'TIMESTAMP', 'TIMESTAMP_S', 'TIMESTAMP_MS', 'TIMESTAMP_NS', 'TIMESTAMP WITH TIME ZONE'] as const;
+export const TEMPORAL_TYPES = ['DATE', 'TIME', 'TIME_NS', 'TIMESTAMP', 'TIMESTAMP_S', 'TIMESTAMP_MS', 'TIMESTAMP_NS', 'TIMESTAMP WITH TIME ZONE'] as const;
 export const OTHER_TYPES = ['UUID', 'INTERVAL', 'TIME WITH TIME ZONE'] as const;
 /**
  * Nested types and ENUM (format version 3): only `count` is pushed for them, from the NULL count

@@ -16,7 +16,7 @@ function specAllows(fn: (typeof FNS)[number], type: string): boolean {
     case 'sum': return ['BOOLEAN', ...ints, 'DECIMAL(<=18)', ...floats, 'HUGEINT', 'DECIMAL(>18)'].includes(type);
     case 'avg': return [...ints, 'DECIMAL(<=18)', ...floats, 'HUGEINT', 'DECIMAL(>18)'].includes(type);
     case 'min': case 'max':
-      return ['BOOLEAN', ...ints, 'HUGEINT', 'UHUGEINT', 'DECIMAL(<=18)', 'DECIMAL(>18)', 'VARCHAR', 'BLOB', 'DATE', 'TIME',
+      return ['BOOLEAN', ...ints, 'HUGEINT', 'UHUGEINT', 'DECIMAL(<=18)', 'DECIMAL(>18)', 'VARCHAR', 'BLOB', 'DATE', 'TIME', 'TIME_NS',
         'TIMESTAMP', 'TIMESTAMP_S', 'TIMESTAMP_MS', 'TIMESTAMP_NS', 'TIMESTAMP WITH TIME ZONE'].includes(type);
   }
 }

@@ -115,6 +115,7 @@ bool ToColumnType(const LogicalType &type, vtx::ColumnType &out) {
 	case LogicalTypeId::BLOB: out.id = TypeId::BLOB; break;
 	case LogicalTypeId::DATE: out.id = TypeId::DATE; break;
 	case LogicalTypeId::TIME: out.id = TypeId::TIME; break;
+	case LogicalTypeId::TIME_NS: out.id = TypeId::TIME_NS; break;
 	case LogicalTypeId::TIMESTAMP: out.id = TypeId::TIMESTAMP; break;
 	case LogicalTypeId::TIMESTAMP_SEC: out.id = TypeId::TIMESTAMP_S; break;
 	case LogicalTypeId::TIMESTAMP_MS: out.id = TypeId::TIMESTAMP_MS; break;
@@ -157,6 +158,7 @@ LogicalType ToLogicalType(const vtx::ColumnType &type) {
 	case TypeId::BLOB: return LogicalType::BLOB;
 	case TypeId::DATE: return LogicalType::DATE;
 	case TypeId::TIME: return LogicalType::TIME;
+	case TypeId::TIME_NS: return LogicalType::TIME_NS;
 	case TypeId::TIMESTAMP: return LogicalType::TIMESTAMP;
 	case TypeId::TIMESTAMP_S: return LogicalType::TIMESTAMP_S;
 	case TypeId::TIMESTAMP_MS: return LogicalType::TIMESTAMP_MS;
@@ -250,6 +252,7 @@ Value RawToValue(const LogicalType &type, const std::string &raw) {
 	case LogicalTypeId::BLOB: return Value::BLOB(const_data_ptr_cast(raw.data()), raw.size());
 	case LogicalTypeId::DATE: return Value::DATE(date_t(Load<int32_t>(raw)));
 	case LogicalTypeId::TIME: return Value::TIME(dtime_t(Load<int64_t>(raw)));
+	case LogicalTypeId::TIME_NS: return Value::TIME_NS(dtime_ns_t(Load<int64_t>(raw)));
 	case LogicalTypeId::TIMESTAMP: return Value::TIMESTAMP(timestamp_t(Load<int64_t>(raw)));
 	case LogicalTypeId::TIMESTAMP_SEC: return Value::TIMESTAMPSEC(timestamp_sec_t(Load<int64_t>(raw)));
 	case LogicalTypeId::TIMESTAMP_MS: return Value::TIMESTAMPMS(timestamp_ms_t(Load<int64_t>(raw)));

@@ -9,6 +9,7 @@ namespace vtx {
 namespace {
 
 constexpr int64_t kMicrosPerDay = int64_t(86400) * 1000000; // TIME '24:00:00' is valid in DuckDB
+constexpr int64_t kNanosPerDay = kMicrosPerDay * 1000;      // and so is TIME_NS '24:00:00'
 // TIME WITH TIME ZONE packs micros << 24 | (kMaxOffset - offset seconds), |offset| <= 15:59:59.
 constexpr uint64_t kMaxTzOffset = 16 * 60 * 60 - 1;
 
@@ -36,6 +37,11 @@ bool ValueOk(const ColumnType &type, const uint8_t *p, int128 decimal_bound) {
 		std::memcpy(&v, p, 8);
 		return v >= 0 && v <= kMicrosPerDay;
 	}
+	case TypeId::TIME_NS: {
+		int64_t v;
+		std::memcpy(&v, p, 8);
+		return v >= 0 && v <= kNanosPerDay;
+	}
 	case TypeId::TIME_TZ: {
 		uint64_t v;
 		std::memcpy(&v, p, 8);
@@ -57,6 +63,7 @@ const char *Describe(const ColumnType &type) {
 	switch (type.id) {
 	case TypeId::BOOL: return "a boolean other than true or false";
 	case TypeId::TIME: return "a TIME outside 00:00:00 to 24:00:00";
+	case TypeId::TIME_NS: return "a TIME_NS outside 00:00:00 to 24:00:00";
 	case TypeId::TIME_TZ: return "a TIME WITH TIME ZONE outside its range";
 	default: return "a DECIMAL with more digits than its precision";
 	}
@@ -65,7 +72,8 @@ const char *Describe(const ColumnType &type) {
 } // namespace
 
 bool HasRestrictedDomain(const ColumnType &type) {
-	return type.id == TypeId::BOOL || type.id == TypeId::TIME || type.id == TypeId::TIME_TZ || type.id == TypeId::DECIMAL;
+	return type.id == TypeId::BOOL || type.id == TypeId::TIME || type.id == TypeId::TIME_NS || type.id == TypeId::TIME_TZ ||
+	       type.id == TypeId::DECIMAL;
 }
 
 namespace {
@@ -89,6 +97,8 @@ bool FastCheck(const ColumnType &type, const uint8_t *values, uint64_t n, int128
 		return AllWithin<uint8_t>(values, n, 0, 1);
 	case TypeId::TIME:
 		return AllWithin<int64_t>(values, n, 0, kMicrosPerDay);
+	case TypeId::TIME_NS:
+		return AllWithin<int64_t>(values, n, 0, kNanosPerDay);
 	case TypeId::DECIMAL:
 		switch (type.ByteWidth()) {
 		case 2: return AllWithin<int16_t>(values, n, static_cast<int16_t>(1 - bound), static_cast<int16_t>(bound - 1));

@@ -120,6 +120,9 @@ ColumnType ReadType(ByteReader &r, uint32_t version, int depth) {
 	if (!t.Valid()) {
 		throw FormatError("invalid type");
 	}
+	if (t.id == TypeId::TIME_NS && version < kTimeNsVersion) {
+		throw FormatError("a version " + std::to_string(version) + " file declares a TIME_NS column");
+	}
 	return t;
 }
 

@@ -62,6 +62,18 @@ bool ColumnType::HasFloat() const {
 	return false;
 }
 
+bool ColumnType::Contains(TypeId what) const {
+	if (id == what) {
+		return true;
+	}
+	for (auto &child : Children()) {
+		if (child.type.Contains(what)) {
+			return true;
+		}
+	}
+	return false;
+}
+
 const std::vector<Field> &ColumnType::Children() const {
 	static const std::vector<Field> none;
 	return nested && IsNested() ? nested->children : none;
@@ -106,6 +118,7 @@ uint32_t ColumnType::ByteWidth() const {
 	case TypeId::UINT64:
 	case TypeId::DOUBLE:
 	case TypeId::TIME:
+	case TypeId::TIME_NS:
 	case TypeId::TIMESTAMP:
 	case TypeId::TIMESTAMP_S:
 	case TypeId::TIMESTAMP_MS:
@@ -137,7 +150,7 @@ uint32_t ColumnType::ByteWidth() const {
 
 bool ColumnType::Valid() const {
 	auto raw = static_cast<uint8_t>(id);
-	if (raw < 1 || raw > static_cast<uint8_t>(TypeId::UNION)) {
+	if (raw < 1 || raw > static_cast<uint8_t>(TypeId::TIME_NS)) {
 		return false;
 	}
 	if (id == TypeId::DECIMAL) {
@@ -188,6 +201,7 @@ std::string ColumnType::ToString() const {
 	case TypeId::BLOB: return "BLOB";
 	case TypeId::DATE: return "DATE";
 	case TypeId::TIME: return "TIME";
+	case TypeId::TIME_NS: return "TIME_NS";
 	case TypeId::TIMESTAMP: return "TIMESTAMP";
 	case TypeId::TIMESTAMP_S: return "TIMESTAMP_S";
 	case TypeId::TIMESTAMP_MS: return "TIMESTAMP_MS";

@@ -50,6 +50,7 @@ enum class TypeId : uint8_t {
 	ARRAY = 30,  //! children: the element; NestedInfo::array_size elements per row
 	ENUM = 31,   //! width: bytes per code (1, 2 or 4); NestedInfo::enum_values
 	UNION = 32,  //! children: the members
+	TIME_NS = 33, //! format version 6: i64 nanoseconds since midnight
 };
 
 struct NestedInfo;
@@ -81,6 +82,8 @@ struct ColumnType {
 	//! Whether this type or any type nested in it is FLOAT or DOUBLE (format version 4 keeps their
 	//! sums exact).
 	bool HasFloat() const;
+	//! Whether this type, or one below it, is `id`.
+	bool Contains(TypeId id) const;
 	//! The plain type this node's own stream is encoded as (itself for plain types).
 	ColumnType Storage() const;
 	//! Children of a nested node (empty for others).

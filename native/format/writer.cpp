@@ -190,6 +190,9 @@ FileWriter::FileWriter(std::vector<Field> fields, OutputSink &sink, std::string 
 		if (f.type.HasFloat()) {
 			meta.version = std::max<uint32_t>(meta.version, kExactFloatSumVersion);
 		}
+		if (f.type.Contains(TypeId::TIME_NS)) {
+			meta.version = std::max<uint32_t>(meta.version, kTimeNsVersion);
+		}
 	}
 	sink.Write(reinterpret_cast<const uint8_t *>(kMagic), sizeof(kMagic));
 	position = sizeof(kMagic);
