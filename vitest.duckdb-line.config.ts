@@ -44,6 +44,8 @@ export const DUCKDB_LINE_TESTS = [
   'entry-filters', // aggregated per dictionary entry
   'type-paths', // every type through every way a pushed aggregate reaches its rows
   'all-types-aggregates', // each pushable aggregate over every flat type of test_all_types()
+  'time-ns', // TIME_NS stored as itself (format version 6)
+  'unnamed-structs', // row(...) values stored unnamed (format version 6)
 ];
 
 const dir = process.env.VORTEX_NODE_API_DIR;

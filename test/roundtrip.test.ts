@@ -114,9 +114,9 @@ describe('round trip through .vtx', () => {
 
   it('refuses types it cannot store, naming the column and the type', async () => {
     const { conn } = await openDb();
-    // Nested types are stored (test/nested.test.ts), but not a struct whose fields have no
-    // names, nor a nested type holding one.
-    for (const [expr, type] of [['row(1, 2)', 'STRUCT'], ['[row(1, 2)]', 'STRUCT\\(INTEGER, INTEGER\\)\\[\\]']]) {
+    // Nested types are stored (test/nested.test.ts, unnamed ones in test/unnamed-structs.test.ts),
+    // but not VARIANT (Parquet writes it on DuckDB 1.5 only), nor a nested type holding one.
+    for (const [expr, type] of [["'x'::VARIANT", 'VARIANT'], ["[row('x'::VARIANT, 2)]", 'STRUCT\\(VARIANT, INTEGER\\)\\[\\]']]) {
       await expect(conn.run(`COPY (SELECT 1 AS ok, ${expr} AS bad) TO ${sqlString(`${dir}/bad.vtx`)} (FORMAT vortex)`))
         .rejects.toThrow(new RegExp(`column "bad" has type ${type}`));
     }

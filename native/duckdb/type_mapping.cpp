@@ -21,17 +21,18 @@ bool ToNestedColumnType(const LogicalType &type, vtx::ColumnType &out) {
 		return true;
 	};
 	switch (type.id()) {
-	case LogicalTypeId::STRUCT:
-		if (StructType::IsUnnamed(type)) {
-			return false; // row(...) values: DuckDB cannot name their fields on the way back
-		}
+	case LogicalTypeId::STRUCT: {
+		// row(...) values: their fields have no names, and come back without (format version 6).
+		const bool unnamed = StructType::IsUnnamed(type);
 		out.id = TypeId::STRUCT;
+		out.width = unnamed ? 1 : 0;
 		for (auto &child : StructType::GetChildTypes(type)) {
-			if (!add(child.first, child.second)) {
+			if (!add(unnamed ? std::string() : child.first, child.second)) {
 				return false;
 			}
 		}
 		break;
+	}
 	case LogicalTypeId::UNION:
 		out.id = TypeId::UNION;
 		for (idx_t i = 0; i < UnionType::GetMemberCount(type); i++) {

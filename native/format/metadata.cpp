@@ -79,7 +79,8 @@ ColumnType ReadType(ByteReader &r, uint32_t version, int depth) {
 			for (uint64_t i = 0; i < n; i++) {
 				auto name = r.Str();
 				CheckName(name, "a field name");
-				if (!names.insert(name).second) {
+				// An unnamed STRUCT's fields all have the empty name (checked by Valid()).
+				if (!t.IsUnnamedStruct() && !names.insert(name).second) {
 					throw FormatError("duplicate field name \"" + name + "\"");
 				}
 				child(std::move(name));
@@ -120,8 +121,9 @@ ColumnType ReadType(ByteReader &r, uint32_t version, int depth) {
 	if (!t.Valid()) {
 		throw FormatError("invalid type");
 	}
-	if (t.id == TypeId::TIME_NS && version < kTimeNsVersion) {
-		throw FormatError("a version " + std::to_string(version) + " file declares a TIME_NS column");
+	if (version < kTimeNsVersion && (t.id == TypeId::TIME_NS || t.IsUnnamedStruct())) {
+		throw FormatError("a version " + std::to_string(version) + " file declares a " +
+		                  (t.IsUnnamedStruct() ? "STRUCT without field names" : "TIME_NS column"));
 	}
 	return t;
 }

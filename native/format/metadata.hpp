@@ -24,7 +24,7 @@ constexpr uint32_t kFormatVersion = 6;
 constexpr uint32_t kExactFloatSumVersion = 4;
 //! The first version whose footer ends with key-value metadata (FileMetadata::key_value).
 constexpr uint32_t kKeyValueVersion = 5;
-//! The first version with the TIME_NS type (TypeId::TIME_NS, at any depth).
+//! The first version with the TIME_NS type and unnamed STRUCTs (ColumnType::NeedsVersion6).
 constexpr uint32_t kTimeNsVersion = 6;
 constexpr uint32_t kMinFormatVersion = 1;
 constexpr size_t kHeaderSize = 4;

@@ -62,12 +62,16 @@ bool ColumnType::HasFloat() const {
 	return false;
 }
 
-bool ColumnType::Contains(TypeId what) const {
-	if (id == what) {
+std::string ColumnType::ChildPath(size_t i) const {
+	return IsUnnamedStruct() ? "[" + std::to_string(i + 1) + "]" : "." + Children()[i].name;
+}
+
+bool ColumnType::NeedsVersion6() const {
+	if (id == TypeId::TIME_NS || IsUnnamedStruct()) {
 		return true;
 	}
 	for (auto &child : Children()) {
-		if (child.type.Contains(what)) {
+		if (child.type.NeedsVersion6()) {
 			return true;
 		}
 	}
@@ -166,10 +170,18 @@ bool ColumnType::Valid() const {
 		return n >= 1 && n <= kMaxEnumValues && width == needed;
 	}
 	if (IsNested()) {
-		if (!nested || width != 0 || scale != 0 || !nested->enum_values.empty() || !nested->enum_name.empty()) {
+		if (!nested || (width != 0 && !IsUnnamedStruct()) || scale != 0 || !nested->enum_values.empty() ||
+		    !nested->enum_name.empty()) {
 			return false;
 		}
 		auto n = nested->children.size();
+		if (IsUnnamedStruct()) {
+			for (auto &c : nested->children) {
+				if (!c.name.empty()) {
+					return false;
+				}
+			}
+		}
 		switch (id) {
 		case TypeId::STRUCT: return n >= 1 && n <= kMaxChildren && nested->array_size == 0;
 		case TypeId::UNION: return n >= 1 && n <= 255 && nested->array_size == 0;
@@ -214,7 +226,7 @@ std::string ColumnType::ToString() const {
 	case TypeId::UNION: {
 		std::string out = id == TypeId::STRUCT ? "STRUCT(" : "UNION(";
 		for (size_t i = 0; i < Children().size(); i++) {
-			out += (i ? ", " : "") + Children()[i].name + " " + Children()[i].type.ToString();
+			out += (i ? ", " : "") + (IsUnnamedStruct() ? "" : Children()[i].name + " ") + Children()[i].type.ToString();
 		}
 		return out + ")";
 	}

@@ -67,7 +67,7 @@ enum class PhysicalKind : uint8_t {
 
 struct ColumnType {
 	TypeId id = TypeId::INT64;
-	uint8_t width = 0; //! DECIMAL precision; ENUM bytes per code
+	uint8_t width = 0; //! DECIMAL precision; ENUM bytes per code; STRUCT 1: unnamed (version 6)
 	uint8_t scale = 0; //! DECIMAL scale
 	std::shared_ptr<const NestedInfo> nested; //! nested types and ENUM
 
@@ -82,8 +82,16 @@ struct ColumnType {
 	//! Whether this type or any type nested in it is FLOAT or DOUBLE (format version 4 keeps their
 	//! sums exact).
 	bool HasFloat() const;
-	//! Whether this type, or one below it, is `id`.
-	bool Contains(TypeId id) const;
+	//! A STRUCT whose fields have no names (DuckDB's row(...)): every field name is empty.
+	bool IsUnnamedStruct() const {
+		return id == TypeId::STRUCT && width == 1;
+	}
+	//! Whether this type, or one below it, is one only format version 6 describes: TIME_NS, or an
+	//! unnamed STRUCT.
+	bool NeedsVersion6() const;
+	//! How a path names child i of this node: ".name", or "[i + 1]" for an unnamed STRUCT's field
+	//! (as DuckDB's r[1] selects it).
+	std::string ChildPath(size_t i) const;
 	//! The plain type this node's own stream is encoded as (itself for plain types).
 	ColumnType Storage() const;
 	//! Children of a nested node (empty for others).

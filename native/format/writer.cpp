@@ -190,7 +190,7 @@ FileWriter::FileWriter(std::vector<Field> fields, OutputSink &sink, std::string 
 		if (f.type.HasFloat()) {
 			meta.version = std::max<uint32_t>(meta.version, kExactFloatSumVersion);
 		}
-		if (f.type.Contains(TypeId::TIME_NS)) {
+		if (f.type.NeedsVersion6()) {
 			meta.version = std::max<uint32_t>(meta.version, kTimeNsVersion);
 		}
 	}

@@ -41,7 +41,8 @@ void AddLeaves(const string &name, const vtx::ColumnType &type, size_t field, st
 	repeated = repeated || type.id == vtx::TypeId::LIST || type.id == vtx::TypeId::MAP || type.id == vtx::TypeId::ARRAY;
 	for (size_t i = 0; i < children.size(); i++) {
 		route.push_back(i);
-		AddLeaves(name + "." + KeywordHelper::WriteQuoted(children[i].name, '"'), children[i].type, field, route,
+		const auto step = type.IsUnnamedStruct() ? type.ChildPath(i) : "." + KeywordHelper::WriteQuoted(children[i].name, '"');
+		AddLeaves(name + step, children[i].type, field, route,
 		          first && i == 0, repeated, out);
 		route.pop_back();
 	}

@@ -74,7 +74,7 @@ void AddStreams(size_t column, const std::string &path, int depth, const vtx::Co
 	auto &children = type.Children();
 	for (size_t i = 0; i < children.size(); i++) {
 		route.push_back(i);
-		AddStreams(column, path + "." + children[i].name, depth + 1, children[i].type, route, out);
+		AddStreams(column, path + type.ChildPath(i), depth + 1, children[i].type, route, out);
 		route.pop_back();
 	}
 }

@@ -88,7 +88,7 @@ struct Chain {
 	std::vector<LogicalFilter *> filters; //! FILTERs between the aggregate and the scan
 };
 
-//! The child index a `struct_extract(s, 'a')`, `s['a']` or `struct_extract_at(s, 1)` selects, from its
+//! The child index a `struct_extract(s, 'a')`, `s['a']`, `struct_extract_at(s, 1)` or `r[1]` selects, from its
 //! constant argument; false for anything else.
 bool StructFieldIndex(const Expression &e, size_t &index) {
 	if (e.GetExpressionClass() != ExpressionClass::BOUND_FUNCTION) {
@@ -108,7 +108,8 @@ bool StructFieldIndex(const Expression &e, size_t &index) {
 		return false;
 	}
 	auto &children = StructType::GetChildTypes(fn.children[0]->return_type);
-	if (by_index) {
+	// r[1] on an unnamed STRUCT (row(...)) binds to array_extract with the field's position.
+	if (by_index || (fn.function.name == "array_extract" && value.type().IsIntegral())) {
 		auto i = value.DefaultCastAs(LogicalType::BIGINT).GetValue<int64_t>();
 		if (i < 1 || static_cast<idx_t>(i) > children.size()) {
 			return false;
@@ -482,7 +483,7 @@ bool TakeStructFilters(const ScanBindData &scan, idx_t id, const TableFilter &fi
 			return false;
 		}
 		route.push_back(sf.child_idx);
-		name += "." + type->Children()[sf.child_idx].name;
+		name += type->ChildPath(sf.child_idx);
 		type = &type->Children()[sf.child_idx].type;
 		f = sf.child_filter.get();
 	}
@@ -949,7 +950,7 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 				stored = leaf.logical;
 				const vtx::ColumnType *t = &chain.scan->fields[p.field].type;
 				for (auto i : route) {
-					name += "." + t->Children()[i].name;
+					name += t->ChildPath(i);
 					t = &t->Children()[i].type;
 				}
 				p.field = chain.scan->fields.size() + bind->leaves.size();
