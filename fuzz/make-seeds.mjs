@@ -40,7 +40,7 @@ const SEEDS = {
   nested: [`SELECT CASE WHEN i % 5 = 0 THEN NULL ELSE {'a': i, 'b': CASE WHEN i % 3 = 0 THEN NULL ELSE 'v' || i END} END s,
               CASE WHEN i % 4 = 0 THEN NULL ELSE range(i % 3) END l, [i, NULL]::INTEGER[2] arr, map([i % 2], ['m' || i]) m,
               (['x', 'y', NULL])[i % 3 + 1]::ENUM('x', 'y') e, union_value(k := i::INTEGER)::UNION(k INTEGER, v VARCHAR) u,
-              [{'p': [i]}] deep FROM range(30) t(i)`, 10],
+              [{'p': [i]}] deep, row(i, [row(i % 2, 'r')]) unnamed FROM range(30) t(i)`, 10],
   decimals: [`SELECT (i / 10)::DECIMAL(4,1) a, (i * 1.25)::DECIMAL(9,2) b, (i * 1.125)::DECIMAL(18,3) c,
                 (i * 1.0625)::DECIMAL(38,4) d FROM range(25) t(i)`, 10],
   empty: [`SELECT 1::INTEGER x WHERE false`, 10],

@@ -23,7 +23,11 @@ bool ToNestedColumnType(const LogicalType &type, vtx::ColumnType &out) {
 	switch (type.id()) {
 	case LogicalTypeId::STRUCT: {
 		// row(...) values: their fields have no names, and come back without (format version 6).
-		const bool unnamed = StructType::IsUnnamed(type);
+		// (DuckDB calls a struct unnamed by its first field's name; all must be empty to drop them.)
+		bool unnamed = StructType::IsUnnamed(type);
+		for (auto &child : StructType::GetChildTypes(type)) {
+			unnamed = unnamed && child.first.empty();
+		}
 		out.id = TypeId::STRUCT;
 		out.width = unnamed ? 1 : 0;
 		for (auto &child : StructType::GetChildTypes(type)) {
