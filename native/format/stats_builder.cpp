@@ -35,14 +35,30 @@ template <class T>
 inline __attribute__((always_inline)) void Summarize(const uint8_t *__restrict fixed, const uint8_t *__restrict valid,
                                                      uint64_t n, IntSummary<T> &out) {
 	IntSummary<T> r; // in locals, so that the loop's accumulators stay in registers
+	if (!valid) {
+		for (uint64_t i = 0; i < n; i++) {
+			T v;
+			std::memcpy(&v, fixed + i * sizeof(T), sizeof(T));
+			r.lo = v < r.lo ? v : r.lo;
+			r.hi = v > r.hi ? v : r.hi;
+			r.sum.Add(HalvesSum<T>::Bits(v));
+		}
+		out = r;
+		return;
+	}
+	// NULL rows masked with bit operations on a mask as wide as the values (all ones where valid):
+	// selects on the validity byte kept the compiler from vectorising the loop.
+	using B = decltype(HalvesSum<T>::Bits(T()));
 	for (uint64_t i = 0; i < n; i++) {
 		T v;
 		std::memcpy(&v, fixed + i * sizeof(T), sizeof(T));
-		const bool ok = !valid || valid[i] != 0;
-		const T a = ok ? v : std::numeric_limits<T>::max(), b = ok ? v : std::numeric_limits<T>::lowest();
+		const B bits = HalvesSum<T>::Bits(v);
+		const B m = B(0) - static_cast<B>(valid[i] != 0);
+		const B lo_bits = HalvesSum<T>::Bits(std::numeric_limits<T>::max()), hi_bits = HalvesSum<T>::Bits(std::numeric_limits<T>::lowest());
+		const T a = static_cast<T>((bits & m) | (lo_bits & ~m)), b = static_cast<T>((bits & m) | (hi_bits & ~m));
 		r.lo = a < r.lo ? a : r.lo;
 		r.hi = b > r.hi ? b : r.hi;
-		r.sum.Add(ok ? HalvesSum<T>::Bits(v) : 0);
+		r.sum.Add(bits & m);
 	}
 	out = r;
 }
