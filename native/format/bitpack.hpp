@@ -51,6 +51,14 @@ inline uint64_t BitsToBytes(uint64_t bits) {
 	return ((x + 0x7F7F7F7F7F7F7F7FULL) & 0x8080808080808080ULL) >> 7;
 }
 
+//! The reverse: bit k of the result is set where byte k of `bytes` is not zero.
+inline uint64_t BytesToBits(uint64_t bytes) {
+	bytes |= bytes >> 4; // each byte's bits folded into its lowest bit (shifts stay within the byte)
+	bytes |= bytes >> 2;
+	bytes |= bytes >> 1;
+	return ((bytes & 0x0101010101010101ULL) * 0x0102040810204080ULL) >> 56;
+}
+
 //! Word w of packed data starting at `packed` (any alignment).
 inline uint64_t PackedWord(const uint8_t *packed, uint64_t w) {
 	uint64_t v;

@@ -46,12 +46,19 @@ void FillNullRows(const uint8_t *valid, const uint8_t *fixed, uint64_t n, U *val
 	while (first < n && !valid[first]) {
 		first++;
 	}
-	U last = first < n ? LoadValue<U>(fixed + first * sizeof(U)) : U(0);
-	for (uint64_t i = 0; i < n; i++) {
-		if (valid[i]) {
-			last = LoadValue<U>(fixed + i * sizeof(U));
+	const U lead = first < n ? LoadValue<U>(fixed + first * sizeof(U)) : U(0);
+	for (uint64_t i = 0; i < first; i++) {
+		vals[i] = lead;
+	}
+	// Copied whole, then each NULL row after the first valid one takes the row before it: most
+	// rows are valid, and the copy is one memcpy instead of a load and a store per row.
+	if (first < n) {
+		std::memcpy(vals + first, fixed + first * sizeof(U), (n - first) * sizeof(U));
+	}
+	for (uint64_t i = first + 1; i < n; i++) {
+		if (!valid[i]) {
+			vals[i] = vals[i - 1];
 		}
-		vals[i] = last;
 	}
 }
 

@@ -1,5 +1,6 @@
 #include "zone_accumulator.hpp"
 
+#include "../../format/bitpack.hpp"
 #include "../../format/scratch.hpp"
 #include "../sketches.hpp"
 #include "../type_mapping.hpp"
@@ -295,6 +296,30 @@ void ZoneAccumulator::AppendRange(DataChunk &chunk, idx_t start, idx_t count) {
 		}
 		if (!width) {
 			AppendStrings(col, fmt, start, count);
+			continue;
+		}
+		if (flat) {
+			// Values copied whole (a NULL row's bytes are never read), validity unpacked from
+			// DuckDB's mask eight rows a step where the rows start on a byte of it.
+			std::memcpy(col.fixed.data() + rows * width, fmt.data + start * width, count * width);
+			const auto *mask = fmt.validity.GetData();
+			uint8_t *valid = col.valid.data() + rows;
+			uint64_t valid_rows = 0;
+			idx_t i = 0;
+			if (start % 8 == 0) {
+				const auto *mask_bytes = reinterpret_cast<const uint8_t *>(mask) + start / 8;
+				for (; i + 8 <= count; i += 8) {
+					const uint64_t eight = vtx::BitsToBytes(mask_bytes[i / 8]);
+					std::memcpy(valid + i, &eight, 8);
+					valid_rows += static_cast<uint64_t>(__builtin_popcount(mask_bytes[i / 8]));
+				}
+			}
+			for (; i < count; i++) {
+				const bool v = (mask[(start + i) >> 6] >> ((start + i) & 63)) & 1;
+				valid[i] = v;
+				valid_rows += v;
+			}
+			col.any_null |= valid_rows != count;
 			continue;
 		}
 		for (idx_t i = 0; i < count; i++) {
