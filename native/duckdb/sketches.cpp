@@ -133,24 +133,22 @@ void SketchInput(const LogicalType &type, const vtx::ColumnInput &in, HyperLogLo
 
 Sketch SketchOfDistinct(const LogicalType &type, const vtx::ColumnType &column_type,
                         const std::vector<std::string> &distinct) {
-	vtx::ColumnInput in;
-	in.type = column_type;
-	in.count = distinct.size();
-	std::vector<uint8_t> fixed;
-	std::vector<vtx::StringRef> refs;
 	if (const auto width = column_type.ByteWidth()) {
-		fixed.resize(distinct.size() * width);
+		std::vector<uint8_t> fixed(distinct.size() * width);
 		for (size_t i = 0; i < distinct.size(); i++) {
 			D_ASSERT(distinct[i].size() == width);
 			std::memcpy(fixed.data() + i * width, distinct[i].data(), width);
 		}
-		in.fixed = fixed.data();
-	} else {
-		for (auto &d : distinct) {
-			refs.push_back(vtx::StringRef {d.data(), static_cast<uint32_t>(d.size())});
-		}
-		in.strings = refs.data();
+		return SketchOfValues(type, column_type, fixed);
 	}
+	std::vector<vtx::StringRef> refs;
+	for (auto &d : distinct) {
+		refs.push_back(vtx::StringRef {d.data(), static_cast<uint32_t>(d.size())});
+	}
+	vtx::ColumnInput in;
+	in.type = column_type;
+	in.count = distinct.size();
+	in.strings = refs.data();
 	HyperLogLog registers;
 	SketchInput(type, in, registers);
 	return RegistersOf(registers);

@@ -186,7 +186,6 @@ Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out, ValueHint *hint) {
 		HintFromDictionary(true, distinct, RawValue<U>, hint);
 		hint->fixed_values.resize(distinct.size() * sizeof(U));
 		std::memcpy(hint->fixed_values.data(), distinct.data(), distinct.size() * sizeof(U));
-		hint->has_fixed_values = true;
 	}
 	if (best == Encoding::ALP) {
 		out.Bytes(alp.data.data(), alp.data.size());

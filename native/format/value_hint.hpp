@@ -23,9 +23,9 @@ struct ValueHint {
 	bool has_range = false;
 	StringRange range;
 	//! Integers of a narrow frame: every distinct valid value once (raw bytes, `ByteWidth()` each),
-	//! however many. The writer hashes these instead of every row for the zone's sketch.
+	//! however many; empty where not found. The writer hashes these instead of every row for the
+	//! zone's sketch.
 	std::vector<uint8_t> fixed_values;
-	bool has_fixed_values = false;
 };
 
 } // namespace vtx

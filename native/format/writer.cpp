@@ -105,7 +105,6 @@ void EncodeChunkInto(const ColumnInput &in_p, const WriterOptions &options, Enco
 		ValueHint hint;
 		out.encoding = static_cast<uint8_t>(EncodeChunk(in, body, &hint));
 		out.stats = ComputeStats(in, true, options.distinct_values, &hint);
-		out.has_distinct_values = hint.has_fixed_values;
 		out.distinct_values = std::move(hint.fixed_values);
 		if (in_p.type.NeedsVersion3()) {
 			// Only counts describe a nested or ENUM node: its stream's values are not its values.

@@ -33,7 +33,6 @@ struct EncodedChunk {
 	//! Not stored: the distinct valid values the encoder found (ValueHint::fixed_values), for the
 	//! caller's sketches; empty when unknown.
 	std::vector<uint8_t> distinct_values;
-	bool has_distinct_values = false;
 	std::vector<EncodedChunk> children; //! nested types, written after this chunk
 };
 

@@ -5,6 +5,8 @@
 #include "../sketches.hpp"
 #include "../type_mapping.hpp"
 
+#include <cstring>
+
 namespace vortex {
 
 using namespace duckdb;
@@ -300,26 +302,19 @@ void ZoneAccumulator::AppendRange(DataChunk &chunk, idx_t start, idx_t count) {
 		}
 		if (flat) {
 			// Values copied whole (a NULL row's bytes are never read), validity unpacked from
-			// DuckDB's mask eight rows a step where the rows start on a byte of it.
+			// DuckDB's mask as the decoder unpacks bitmaps, where the rows start on a word of it
+			// (a chunk split at a zone's end does not).
 			std::memcpy(col.fixed.data() + rows * width, fmt.data + start * width, count * width);
 			const auto *mask = fmt.validity.GetData();
 			uint8_t *valid = col.valid.data() + rows;
-			uint64_t valid_rows = 0;
-			idx_t i = 0;
-			if (start % 8 == 0) {
-				const auto *mask_bytes = reinterpret_cast<const uint8_t *>(mask) + start / 8;
-				for (; i + 8 <= count; i += 8) {
-					const uint64_t eight = vtx::BitsToBytes(mask_bytes[i / 8]);
-					std::memcpy(valid + i, &eight, 8);
-					valid_rows += static_cast<uint64_t>(__builtin_popcount(mask_bytes[i / 8]));
+			if (start % 64 == 0) {
+				vtx::UnpackBitsToBytes(reinterpret_cast<const uint8_t *>(mask + start / 64), count, 0, 1, valid);
+			} else {
+				for (idx_t i = 0; i < count; i++) {
+					valid[i] = (mask[(start + i) >> 6] >> ((start + i) & 63)) & 1;
 				}
 			}
-			for (; i < count; i++) {
-				const bool v = (mask[(start + i) >> 6] >> ((start + i) & 63)) & 1;
-				valid[i] = v;
-				valid_rows += v;
-			}
-			col.any_null |= valid_rows != count;
+			col.any_null |= count && std::memchr(valid, 0, count) != nullptr;
 			continue;
 		}
 		for (idx_t i = 0; i < count; i++) {
@@ -371,7 +366,6 @@ namespace {
 //! The encoder's distinct values are not stored: freed before the zone waits for its turn.
 void ReleaseDistinctValues(vtx::EncodedChunk &chunk) {
 	std::vector<uint8_t>().swap(chunk.distinct_values);
-	chunk.has_distinct_values = false;
 	for (auto &child : chunk.children) {
 		ReleaseDistinctValues(child);
 	}
@@ -397,7 +391,7 @@ void ZoneAccumulator::Flush(std::vector<vtx::EncodedZone> &out) {
 			auto &stats = chunk.stats;
 			if (stats.has_distinct) {
 				stats.sketch = SketchOfDistinct(logical[c], types[c], stats.distinct);
-			} else if (chunk.has_distinct_values) {
+			} else if (!chunk.distinct_values.empty()) {
 				stats.sketch = SketchOfValues(logical[c], types[c], chunk.distinct_values);
 			} else {
 				HyperLogLog registers;
