@@ -45,6 +45,7 @@ export const DUCKDB_LINE_TESTS = [
   'type-paths', // every type through every way a pushed aggregate reaches its rows
   'all-types-aggregates', // each pushable aggregate over every flat type of test_all_types()
   'time-ns', // TIME_NS stored as itself (format version 6)
+  'geometry', // GEOMETRY stored as its WKB and CRS (format version 7; 1.4 reads a BLOB)
   'unnamed-structs', // row(...) values stored unnamed (format version 6)
 ];
 

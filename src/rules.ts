@@ -183,11 +183,17 @@ export const OTHER_TYPES = ['UUID', 'INTERVAL', 'TIME WITH TIME ZONE'] as const;
  * wherever a struct above it is NULL, so their statistics are exactly those of `s.a`.
  */
 export const NESTED_TYPES = ['STRUCT', 'LIST', 'MAP', 'ARRAY', 'UNION', 'ENUM'] as const;
+/**
+ * DuckDB 1.5's GEOMETRY (format version 7; DuckDB 1.4 reads it as its WKB BLOB): only `count` is
+ * pushed. Its values are WKB bytes, but what a geometry's min, max or distinct count is belongs
+ * to DuckDB's spatial semantics, not to the bytes.
+ */
+export const SPATIAL_TYPES = ['GEOMETRY'] as const;
 
 /** Every type a .vtx file stores, by the name rules use. */
 export const STORED_TYPES: readonly string[] = [
   'BOOLEAN', ...INTEGER_TYPES, ...WIDE_INTEGER_TYPES, DECIMAL_NARROW, DECIMAL_WIDE, ...FLOAT_TYPES,
-  ...STRING_TYPES, ...TEMPORAL_TYPES, ...OTHER_TYPES, ...NESTED_TYPES,
+  ...STRING_TYPES, ...TEMPORAL_TYPES, ...OTHER_TYPES, ...NESTED_TYPES, ...SPATIAL_TYPES,
 ];
 
 const SUMMABLE = ['BOOLEAN', ...INTEGER_TYPES, DECIMAL_NARROW];
@@ -288,6 +294,7 @@ export function typeKey(duckdbType: string): string {
   const dec = /^(?:DECIMAL|NUMERIC)\s*\(\s*(\d+)\s*(?:,\s*\d+\s*)?\)$/.exec(t);
   if (dec) return Number(dec[1]) <= 18 ? DECIMAL_NARROW : DECIMAL_WIDE;
   if (t === 'DECIMAL' || t === 'NUMERIC') return DECIMAL_NARROW; // DuckDB's default DECIMAL(18,3)
+  if (/^GEOMETRY\s*(\(|$)/.test(t)) return 'GEOMETRY'; // GEOMETRY('OGC:CRS84'): the CRS is no matter to the rules
   const nested = /^(STRUCT|MAP|UNION|ENUM)\s*\(/.exec(t);
   if (nested) return nested[1];
   if (/\[\d+\]$/.test(t)) return 'ARRAY';

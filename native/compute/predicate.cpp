@@ -382,7 +382,8 @@ bool operator==(const Predicate &a, const Predicate &b) {
 }
 
 bool PredicateSupported(const ColumnType &type) {
-	return type.Kind() != PhysicalKind::OPAQUE && type.id != TypeId::UUID;
+	// GEOMETRY compares by DuckDB's rules, not as the compute layer's bytes would.
+	return type.Kind() != PhysicalKind::OPAQUE && type.id != TypeId::UUID && type.id != TypeId::GEOMETRY;
 }
 
 ZoneMatch ClassifyZone(const Predicate &p, const ColumnType &type, const ZoneStats &stats) {

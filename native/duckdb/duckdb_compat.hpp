@@ -7,6 +7,9 @@
 #include "duckdb/main/config.hpp"
 // 1.5: no longer reached through duckdb.hpp / config.hpp.
 #include "duckdb/optimizer/optimizer_extension.hpp"
+#if VORTEX_DUCKDB_VERSION_NUMBER >= 10500
+#include "duckdb/common/types/geometry_crs.hpp"
+#endif
 
 #if !defined(VORTEX_DUCKDB_VERSION) || !defined(VORTEX_DUCKDB_VERSION_NUMBER)
 #error "VORTEX_DUCKDB_VERSION and VORTEX_DUCKDB_VERSION_NUMBER must name the DuckDB version of the headers (set by the build)"
@@ -75,6 +78,52 @@ inline bool StructChildPosition(const duckdb::ColumnIndex &child, duckdb::idx_t 
 #endif
 	position = child.GetPrimaryIndex();
 	return true;
+}
+
+//! GEOMETRY is a type of its own from 1.5 on (WKB values, a coordinate reference system in the
+//! type); 1.4 has none, and reads a stored GEOMETRY as its WKB BLOB, as it reads GeoParquet.
+inline bool IsGeometry(const duckdb::LogicalType &type) {
+#if VORTEX_DUCKDB_VERSION_NUMBER >= 10500
+	return type.id() == duckdb::LogicalTypeId::GEOMETRY;
+#else
+	(void)type;
+	return false;
+#endif
+}
+
+//! The definition of a GEOMETRY type's coordinate reference system ("" where it names none).
+inline std::string GeometryCrs(const duckdb::LogicalType &type) {
+#if VORTEX_DUCKDB_VERSION_NUMBER >= 10500
+	return duckdb::GeoType::HasCRS(type) ? duckdb::GeoType::GetCRS(type).GetDefinition() : std::string();
+#else
+	(void)type;
+	return std::string();
+#endif
+}
+
+//! The type of a stored GEOMETRY column: GEOMETRY with its CRS (parsed from its definition, not
+//! looked up, so that any definition a file carries is taken), or BLOB on 1.4.
+inline duckdb::LogicalType GeometryType(const std::string &crs) {
+#if VORTEX_DUCKDB_VERSION_NUMBER >= 10500
+	return crs.empty() ? duckdb::LogicalType::GEOMETRY()
+	                   : duckdb::LogicalType::GEOMETRY(duckdb::CoordinateReferenceSystem(crs));
+#else
+	(void)crs;
+	return duckdb::LogicalType::BLOB;
+#endif
+}
+
+//! A value of GeometryType(...) from its WKB.
+inline duckdb::Value GeometryValue(const duckdb::LogicalType &type, const std::string &wkb) {
+	auto data = duckdb::const_data_ptr_cast(wkb.data());
+#if VORTEX_DUCKDB_VERSION_NUMBER >= 10500
+	if (IsGeometry(type)) {
+		return duckdb::GeoType::HasCRS(type) ? duckdb::Value::GEOMETRY(data, wkb.size(), duckdb::GeoType::GetCRS(type))
+		                                     : duckdb::Value::GEOMETRY(data, wkb.size());
+	}
+#endif
+	(void)type;
+	return duckdb::Value::BLOB(data, wkb.size());
 }
 
 } // namespace compat

@@ -1,5 +1,6 @@
 #include "sketches.hpp"
 
+#include "duckdb_compat.hpp"
 #include "scan/column_emit.hpp"
 #include "type_mapping.hpp"
 
@@ -17,7 +18,8 @@ bool SketchedType(const LogicalType &type) {
 	case LogicalTypeId::ENUM:
 		return false;
 	default:
-		return true;
+		// No literal casts to GEOMETRY, so HashFingerprint could not tell its hash from another's.
+		return !compat::IsGeometry(type);
 	}
 }
 

@@ -1,5 +1,7 @@
 #include "type_mapping.hpp"
 
+#include "duckdb_compat.hpp"
+
 #include <cstring>
 
 namespace vortex {
@@ -94,6 +96,17 @@ bool ToNestedColumnType(const LogicalType &type, vtx::ColumnType &out) {
 
 bool ToColumnType(const LogicalType &type, vtx::ColumnType &out) {
 	out = vtx::ColumnType();
+	if (compat::IsGeometry(type)) {
+		// Its values are WKB (DuckDB 1.5 keeps them so); the CRS is part of the type, as in Parquet.
+		out.id = TypeId::GEOMETRY;
+		auto crs = compat::GeometryCrs(type);
+		if (!crs.empty()) {
+			auto info = std::make_shared<vtx::NestedInfo>();
+			info->crs = std::move(crs);
+			out.nested = std::move(info);
+		}
+		return true;
+	}
 	switch (type.id()) {
 	case LogicalTypeId::BOOLEAN: out.id = TypeId::BOOL; break;
 	case LogicalTypeId::TINYINT: out.id = TypeId::INT8; break;
@@ -172,6 +185,7 @@ LogicalType ToLogicalType(const vtx::ColumnType &type) {
 	case TypeId::UUID: return LogicalType::UUID;
 	case TypeId::INTERVAL: return LogicalType::INTERVAL;
 	case TypeId::TIME_TZ: return LogicalType::TIME_TZ;
+	case TypeId::GEOMETRY: return compat::GeometryType(type.Crs());
 	case TypeId::STRUCT:
 	case TypeId::UNION: {
 		child_list_t<LogicalType> children;
@@ -224,6 +238,9 @@ hugeint_t ToHugeint(vtx::int128 v) {
 }
 
 Value RawToValue(const LogicalType &type, const std::string &raw) {
+	if (compat::IsGeometry(type)) {
+		return compat::GeometryValue(type, raw);
+	}
 	switch (type.id()) {
 	case LogicalTypeId::BOOLEAN: return Value::BOOLEAN(Load<uint8_t>(raw) != 0);
 	case LogicalTypeId::TINYINT: return Value::TINYINT(Load<int8_t>(raw));

@@ -13,6 +13,10 @@ void WriteType(ByteWriter &w, const ColumnType &type) {
 	w.U8(static_cast<uint8_t>(type.id));
 	w.U8(type.width);
 	w.U8(type.scale);
+	if (type.id == TypeId::GEOMETRY) {
+		w.Str(type.Crs());
+		return;
+	}
 	if (!type.NeedsVersion3()) {
 		return;
 	}
@@ -60,6 +64,18 @@ ColumnType ReadType(ByteReader &r, uint32_t version, int depth) {
 	t.id = static_cast<TypeId>(r.U8());
 	t.width = r.U8();
 	t.scale = r.U8();
+	if (t.id == TypeId::GEOMETRY) {
+		if (version < kGeometryVersion) {
+			throw FormatError("a version " + std::to_string(version) + " file declares a GEOMETRY column");
+		}
+		auto crs = r.Str();
+		CheckName(crs, "a GEOMETRY's coordinate reference system");
+		if (!crs.empty()) {
+			auto info = std::make_shared<NestedInfo>();
+			info->crs = std::move(crs);
+			t.nested = std::move(info);
+		}
+	}
 	if (t.NeedsVersion3()) {
 		if (version < 3) {
 			throw FormatError("a version " + std::to_string(version) + " file declares a nested or ENUM column");

@@ -19,6 +19,7 @@ PhysicalKind ColumnType::Kind() const {
 		return PhysicalKind::FLOAT;
 	case TypeId::VARCHAR:
 	case TypeId::BLOB:
+	case TypeId::GEOMETRY:
 		return PhysicalKind::STRING;
 	case TypeId::INTERVAL:
 	case TypeId::TIME_TZ:
@@ -78,6 +79,23 @@ bool ColumnType::NeedsVersion6() const {
 	return false;
 }
 
+bool ColumnType::NeedsVersion7() const {
+	if (id == TypeId::GEOMETRY) {
+		return true;
+	}
+	for (auto &child : Children()) {
+		if (child.type.NeedsVersion7()) {
+			return true;
+		}
+	}
+	return false;
+}
+
+const std::string &ColumnType::Crs() const {
+	static const std::string none;
+	return nested && id == TypeId::GEOMETRY ? nested->crs : none;
+}
+
 const std::vector<Field> &ColumnType::Children() const {
 	static const std::vector<Field> none;
 	return nested && IsNested() ? nested->children : none;
@@ -86,6 +104,9 @@ const std::vector<Field> &ColumnType::Children() const {
 bool ColumnType::operator==(const ColumnType &o) const {
 	if (id != o.id || width != o.width || scale != o.scale) {
 		return false;
+	}
+	if (id == TypeId::GEOMETRY) {
+		return Crs() == o.Crs();
 	}
 	if (!NeedsVersion3() || nested == o.nested) {
 		return true;
@@ -140,6 +161,7 @@ uint32_t ColumnType::ByteWidth() const {
 		return width <= 4 ? 2 : width <= 9 ? 4 : width <= 18 ? 8 : 16;
 	case TypeId::VARCHAR:
 	case TypeId::BLOB:
+	case TypeId::GEOMETRY:
 		return 0;
 	case TypeId::STRUCT:
 	case TypeId::LIST:
@@ -154,14 +176,21 @@ uint32_t ColumnType::ByteWidth() const {
 
 bool ColumnType::Valid() const {
 	auto raw = static_cast<uint8_t>(id);
-	if (raw < 1 || raw > static_cast<uint8_t>(TypeId::TIME_NS)) {
+	if (raw < 1 || raw > static_cast<uint8_t>(TypeId::GEOMETRY)) {
 		return false;
+	}
+	if (id == TypeId::GEOMETRY) {
+		// A CRS travels in `nested`, which then holds nothing else.
+		return width == 0 && scale == 0 &&
+		       (!nested || (!nested->crs.empty() && nested->children.empty() && nested->array_size == 0 &&
+		                    nested->enum_values.empty() && nested->enum_name.empty()));
 	}
 	if (id == TypeId::DECIMAL) {
 		return width >= 1 && width <= 38 && scale <= width;
 	}
 	if (id == TypeId::ENUM) {
-		if (!nested || scale != 0 || (width != 1 && width != 2 && width != 4) || !nested->children.empty()) {
+		if (!nested || scale != 0 || (width != 1 && width != 2 && width != 4) || !nested->children.empty() ||
+		    !nested->crs.empty()) {
 			return false;
 		}
 		// The narrowest code width DuckDB would use for this many values.
@@ -171,7 +200,7 @@ bool ColumnType::Valid() const {
 	}
 	if (IsNested()) {
 		if (!nested || (width != 0 && !IsUnnamedStruct()) || scale != 0 || !nested->enum_values.empty() ||
-		    !nested->enum_name.empty()) {
+		    !nested->enum_name.empty() || !nested->crs.empty()) {
 			return false;
 		}
 		auto n = nested->children.size();
@@ -214,6 +243,7 @@ std::string ColumnType::ToString() const {
 	case TypeId::DATE: return "DATE";
 	case TypeId::TIME: return "TIME";
 	case TypeId::TIME_NS: return "TIME_NS";
+	case TypeId::GEOMETRY: return Crs().empty() ? "GEOMETRY" : "GEOMETRY('" + Crs() + "')";
 	case TypeId::TIMESTAMP: return "TIMESTAMP";
 	case TypeId::TIMESTAMP_S: return "TIMESTAMP_S";
 	case TypeId::TIMESTAMP_MS: return "TIMESTAMP_MS";

@@ -51,6 +51,7 @@ enum class TypeId : uint8_t {
 	ENUM = 31,   //! width: bytes per code (1, 2 or 4); NestedInfo::enum_values
 	UNION = 32,  //! children: the members
 	TIME_NS = 33, //! format version 6: i64 nanoseconds since midnight
+	GEOMETRY = 34, //! format version 7: WKB bytes; NestedInfo::crs where the type names one
 };
 
 struct NestedInfo;
@@ -69,7 +70,7 @@ struct ColumnType {
 	TypeId id = TypeId::INT64;
 	uint8_t width = 0; //! DECIMAL precision; ENUM bytes per code; STRUCT 1: unnamed (version 6)
 	uint8_t scale = 0; //! DECIMAL scale
-	std::shared_ptr<const NestedInfo> nested; //! nested types and ENUM
+	std::shared_ptr<const NestedInfo> nested; //! nested types and ENUM; GEOMETRY with a CRS
 
 	bool IsNested() const {
 		return id == TypeId::STRUCT || id == TypeId::LIST || id == TypeId::MAP || id == TypeId::ARRAY ||
@@ -89,6 +90,10 @@ struct ColumnType {
 	//! Whether this type, or one below it, is one only format version 6 describes: TIME_NS, or an
 	//! unnamed STRUCT.
 	bool NeedsVersion6() const;
+	//! Whether this type, or one below it, is GEOMETRY (format version 7).
+	bool NeedsVersion7() const;
+	//! The coordinate reference system of a GEOMETRY (empty where it names none).
+	const std::string &Crs() const;
 	//! How a path names child i of this node: ".name", or "[i + 1]" for an unnamed STRUCT's field
 	//! (as DuckDB's r[1] selects it).
 	std::string ChildPath(size_t i) const;
@@ -135,6 +140,7 @@ struct NestedInfo {
 	uint64_t array_size = 0;              //! ARRAY
 	std::vector<std::string> enum_values; //! ENUM, in code order
 	std::string enum_name;                //! ENUM: the type's name where it has one (CREATE TYPE)
+	std::string crs;                      //! GEOMETRY: its coordinate reference system, as DuckDB names it
 };
 
 //! Deepest nesting a file may declare (readers recurse over it).

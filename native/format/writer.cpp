@@ -192,6 +192,9 @@ FileWriter::FileWriter(std::vector<Field> fields, OutputSink &sink, std::string 
 		if (f.type.NeedsVersion6()) {
 			meta.version = std::max<uint32_t>(meta.version, kTimeNsVersion);
 		}
+		if (f.type.NeedsVersion7()) {
+			meta.version = std::max<uint32_t>(meta.version, kGeometryVersion);
+		}
 	}
 	sink.Write(reinterpret_cast<const uint8_t *>(kMagic), sizeof(kMagic));
 	position = sizeof(kMagic);

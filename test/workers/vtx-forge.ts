@@ -7,7 +7,7 @@ export const TYPE = {
   BOOLEAN: 1, TINYINT: 2, SMALLINT: 3, INTEGER: 4, BIGINT: 5, HUGEINT: 6, UTINYINT: 7, USMALLINT: 8, UINTEGER: 9,
   UBIGINT: 10, UHUGEINT: 11, FLOAT: 12, DOUBLE: 13, DECIMAL: 14, VARCHAR: 15, BLOB: 16, DATE: 17, TIME: 18,
   TIMESTAMP: 19, TIMESTAMP_S: 20, TIMESTAMP_MS: 21, TIMESTAMP_NS: 22, TIMESTAMPTZ: 23, UUID: 24, INTERVAL: 25, TIMETZ: 26,
-  TIME_NS: 33,
+  TIME_NS: 33, GEOMETRY: 34,
 } as const;
 
 const CRC_TABLE = (() => {
@@ -109,6 +109,8 @@ export interface Column {
   type: number;
   precision?: number;
   scale?: number;
+  /** GEOMETRY (version 7): its coordinate reference system, '' for none. */
+  crs?: string;
 }
 
 export function statsBytes(w: Bytes, s: Stats): void {
@@ -151,7 +153,10 @@ export function forge(columns: Column[], zones: Array<{ rows: number | bigint; c
     }));
   }
   const f = new Bytes().varint(version).varint(columns.length);
-  for (const c of columns) f.str(c.name).u8(c.type).u8(c.precision ?? 0).u8(c.scale ?? 0);
+  for (const c of columns) {
+    f.str(c.name).u8(c.type).u8(c.precision ?? 0).u8(c.scale ?? 0);
+    if (c.type === TYPE.GEOMETRY) f.str(c.crs ?? '');
+  }
   f.varint(zones.length);
   zones.forEach((z, zi) => {
     f.varint(z.rows);

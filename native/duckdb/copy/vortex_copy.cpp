@@ -45,8 +45,8 @@ struct CopyBindData : public TableFunctionData {
 };
 
 //! BIT and BIGNUM: the types with no storage of their own in .vtx nor in Parquet, which DuckDB's
-//! Parquet writer writes as VARCHAR. Other types .vtx cannot store (VARIANT; GEOMETRY on DuckDB 1.5) have
-//! one in Parquet, so CopyBind refuses them by name rather than changing their type. (TIME_NS,
+//! Parquet writer writes as VARCHAR. The other type .vtx cannot store (VARIANT) has one in Parquet
+//! on DuckDB 1.5, so CopyBind refuses it by name rather than changing its type. (TIME_NS,
 //! which Parquet's writer turns into VARCHAR too, .vtx stores as itself.)
 bool WrittenAsVarchar(const LogicalType &type) {
 	return type.id() == LogicalTypeId::BIT || type.id() == LogicalTypeId::BIGNUM;

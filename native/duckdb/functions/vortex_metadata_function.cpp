@@ -2,6 +2,7 @@
 
 #include "../../format/encoding.hpp"
 #include "../../format/reader.hpp"
+#include "../duckdb_compat.hpp"
 #include "../file_io.hpp"
 #include "../metadata_cache.hpp"
 #include "../type_mapping.hpp"
@@ -103,6 +104,10 @@ unique_ptr<GlobalTableFunctionState> MetadataInit(ClientContext &context, TableF
 Value StatValue(const LogicalType &type, const vtx::ZoneStats &stats, bool min) {
 	if (!stats.has_minmax) {
 		return Value(LogicalType::VARCHAR);
+	}
+	if (compat::IsGeometry(type)) {
+		// A GEOMETRY's bounds are its WKB's, cut short where long: bytes, not always a geometry.
+		return Value(RawToValue(LogicalType::BLOB, min ? stats.min : stats.max).ToString());
 	}
 	return Value(RawToValue(type, min ? stats.min : stats.max).ToString());
 }
