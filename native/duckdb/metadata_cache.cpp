@@ -135,13 +135,13 @@ size_t ChunkBytes(const vtx::ChunkMeta &c) {
 	return n;
 }
 
-//! A type's nested description (fields, ENUM values), counted once per column.
+//! A type's nested description (fields, ENUM values, a GEOMETRY's CRS), counted once per column.
 size_t TypeBytes(const vtx::ColumnType &t) {
 	if (!t.nested) {
 		return 0;
 	}
 	size_t n = sizeof(vtx::NestedInfo) + 16 + VectorBytes(t.nested->children) + VectorBytes(t.nested->enum_values) +
-	           HeapBytes(t.nested->enum_name);
+	           HeapBytes(t.nested->enum_name) + HeapBytes(t.nested->crs);
 	for (auto &v : t.nested->enum_values) {
 		n += HeapBytes(v);
 	}
