@@ -113,18 +113,5 @@ inline duckdb::LogicalType GeometryType(const std::string &crs) {
 #endif
 }
 
-//! A value of GeometryType(...) from its WKB.
-inline duckdb::Value GeometryValue(const duckdb::LogicalType &type, const std::string &wkb) {
-	auto data = duckdb::const_data_ptr_cast(wkb.data());
-#if VORTEX_DUCKDB_VERSION_NUMBER >= 10500
-	if (IsGeometry(type)) {
-		return duckdb::GeoType::HasCRS(type) ? duckdb::Value::GEOMETRY(data, wkb.size(), duckdb::GeoType::GetCRS(type))
-		                                     : duckdb::Value::GEOMETRY(data, wkb.size());
-	}
-#endif
-	(void)type;
-	return duckdb::Value::BLOB(data, wkb.size());
-}
-
 } // namespace compat
 } // namespace vortex

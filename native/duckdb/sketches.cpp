@@ -1,6 +1,5 @@
 #include "sketches.hpp"
 
-#include "duckdb_compat.hpp"
 #include "scan/column_emit.hpp"
 #include "type_mapping.hpp"
 
@@ -18,8 +17,7 @@ bool SketchedType(const LogicalType &type) {
 	case LogicalTypeId::ENUM:
 		return false;
 	default:
-		// No literal casts to GEOMETRY, so HashFingerprint could not tell its hash from another's.
-		return !compat::IsGeometry(type);
+		return true;
 	}
 }
 
@@ -33,14 +31,18 @@ uint64_t HashFingerprint(ClientContext &context, const LogicalType &type) {
 	for (auto literal : kLiterals) {
 		Value v;
 		string error;
-		if (Value(literal).TryCastAs(context, type, v, &error, true) && !v.IsNull()) {
-			values.push_back(std::move(v));
+		try {
+			if (Value(literal).TryCastAs(context, type, v, &error, true) && !v.IsNull()) {
+				values.push_back(std::move(v));
+			}
+		} catch (const InvalidInputException &) {
+			// Not a value of the type: GEOMETRY's cast from text throws rather than fail.
 		}
 	}
-	uint64_t fingerprint = 0x9e3779b97f4a7c15ULL ^ values.size();
 	if (values.empty()) {
-		return fingerprint;
+		return 0;
 	}
+	uint64_t fingerprint = 0x9e3779b97f4a7c15ULL ^ values.size();
 	Vector vec(type, values.size());
 	for (idx_t i = 0; i < values.size(); i++) {
 		vec.SetValue(i, values[i]);

@@ -21,6 +21,7 @@ bool SketchedType(const duckdb::LogicalType &type);
 
 //! DuckDB's hash of a fixed set of values of `type` (those of a fixed list of literals that
 //! cast to it), folded into one word: equal in two DuckDB releases only if they hash alike.
+//! 0 ("no sketches") where no literal casts to the type (GEOMETRY): nothing would tell its hash.
 uint64_t HashFingerprint(duckdb::ClientContext &context, const duckdb::LogicalType &type);
 
 //! Adds rows [offset, offset + count) of `values` that are valid (and `selected`, if given:

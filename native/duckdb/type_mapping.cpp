@@ -239,7 +239,10 @@ hugeint_t ToHugeint(vtx::int128 v) {
 
 Value RawToValue(const LogicalType &type, const std::string &raw) {
 	if (compat::IsGeometry(type)) {
-		return compat::GeometryValue(type, raw);
+		// Its values are its WKB: the bytes, with the column's type (and so its CRS).
+		auto value = Value::BLOB(const_data_ptr_cast(raw.data()), raw.size());
+		value.Reinterpret(type);
+		return value;
 	}
 	switch (type.id()) {
 	case LogicalTypeId::BOOLEAN: return Value::BOOLEAN(Load<uint8_t>(raw) != 0);

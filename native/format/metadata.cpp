@@ -3,6 +3,7 @@
 #include "bytes.hpp"
 #include "utf8.hpp"
 
+#include <algorithm>
 #include <unordered_set>
 
 namespace vtx {
@@ -77,7 +78,7 @@ ColumnType ReadType(ByteReader &r, uint32_t version, int depth) {
 		}
 	}
 	if (t.NeedsVersion3()) {
-		if (version < 3) {
+		if (version < kNestedVersion) {
 			throw FormatError("a version " + std::to_string(version) + " file declares a nested or ENUM column");
 		}
 		auto info = std::make_shared<NestedInfo>();
@@ -210,6 +211,18 @@ void ReadChunkMeta(ByteReader &r, const FileMetadata &m, const std::string &colu
 }
 
 } // namespace
+
+uint32_t MinFormatVersion(const ColumnType &type) {
+	uint32_t version = type.id == TypeId::GEOMETRY                          ? kGeometryVersion
+	                   : type.id == TypeId::TIME_NS || type.IsUnnamedStruct() ? kTimeNsVersion
+	                   : type.IsFloat()                                       ? kExactFloatSumVersion
+	                   : type.NeedsVersion3()                                 ? kNestedVersion
+	                                                                          : kMinFormatVersion;
+	for (auto &child : type.Children()) {
+		version = std::max(version, MinFormatVersion(child.type));
+	}
+	return version;
+}
 
 void WriteColumnType(ByteWriter &w, const ColumnType &type) {
 	WriteType(w, type);

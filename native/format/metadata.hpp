@@ -20,17 +20,23 @@ constexpr char kMagic[4] = {'V', 'T', 'X', '1'};
 //! file with the lowest version that describes it, so older readers refuse only the files they
 //! cannot read, with a clear error.
 constexpr uint32_t kFormatVersion = 7;
+//! The first version with nested types and ENUM (ColumnType::NeedsVersion3).
+constexpr uint32_t kNestedVersion = 3;
 //! The first version whose float statistics hold exact sums (ZoneStats::exact_sum).
 constexpr uint32_t kExactFloatSumVersion = 4;
 //! The first version whose footer ends with key-value metadata (FileMetadata::key_value).
 constexpr uint32_t kKeyValueVersion = 5;
-//! The first version with the TIME_NS type and unnamed STRUCTs (ColumnType::NeedsVersion6).
+//! The first version with the TIME_NS type and unnamed STRUCTs.
 constexpr uint32_t kTimeNsVersion = 6;
-//! The first version with the GEOMETRY type (ColumnType::NeedsVersion7).
+//! The first version with the GEOMETRY type.
 constexpr uint32_t kGeometryVersion = 7;
 constexpr uint32_t kMinFormatVersion = 1;
 constexpr size_t kHeaderSize = 4;
 constexpr size_t kTrailerSize = 12;
+
+//! The lowest format version that describes `type`, whatever is nested in it: what a writer marks
+//! a file with (a FLOAT or DOUBLE anywhere needs version 4, whose statistics keep exact sums).
+uint32_t MinFormatVersion(const ColumnType &type);
 
 //! A column type in the footer's own encoding, for what else must carry one (a serialized plan).
 void WriteColumnType(ByteWriter &w, const ColumnType &type);

@@ -51,44 +51,8 @@ ColumnType ColumnType::Storage() const {
 	}
 }
 
-bool ColumnType::HasFloat() const {
-	if (IsFloat()) {
-		return true;
-	}
-	for (auto &child : Children()) {
-		if (child.type.HasFloat()) {
-			return true;
-		}
-	}
-	return false;
-}
-
 std::string ColumnType::ChildPath(size_t i) const {
 	return IsUnnamedStruct() ? "[" + std::to_string(i + 1) + "]" : "." + Children()[i].name;
-}
-
-bool ColumnType::NeedsVersion6() const {
-	if (id == TypeId::TIME_NS || IsUnnamedStruct()) {
-		return true;
-	}
-	for (auto &child : Children()) {
-		if (child.type.NeedsVersion6()) {
-			return true;
-		}
-	}
-	return false;
-}
-
-bool ColumnType::NeedsVersion7() const {
-	if (id == TypeId::GEOMETRY) {
-		return true;
-	}
-	for (auto &child : Children()) {
-		if (child.type.NeedsVersion7()) {
-			return true;
-		}
-	}
-	return false;
 }
 
 const std::string &ColumnType::Crs() const {

@@ -80,18 +80,10 @@ struct ColumnType {
 	bool NeedsVersion3() const {
 		return IsNested() || id == TypeId::ENUM;
 	}
-	//! Whether this type or any type nested in it is FLOAT or DOUBLE (format version 4 keeps their
-	//! sums exact).
-	bool HasFloat() const;
 	//! A STRUCT whose fields have no names (DuckDB's row(...)): every field name is empty.
 	bool IsUnnamedStruct() const {
 		return id == TypeId::STRUCT && width == 1;
 	}
-	//! Whether this type, or one below it, is one only format version 6 describes: TIME_NS, or an
-	//! unnamed STRUCT.
-	bool NeedsVersion6() const;
-	//! Whether this type, or one below it, is GEOMETRY (format version 7).
-	bool NeedsVersion7() const;
 	//! The coordinate reference system of a GEOMETRY (empty where it names none).
 	const std::string &Crs() const;
 	//! How a path names child i of this node: ".name", or "[i + 1]" for an unnamed STRUCT's field

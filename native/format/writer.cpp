@@ -183,18 +183,7 @@ FileWriter::FileWriter(std::vector<Field> fields, OutputSink &sink, std::string 
 	meta.created_by = std::move(created_by);
 	meta.version = kMinFormatVersion; // raised by the first segment that needs a newer reader
 	for (auto &f : meta.fields) {
-		if (f.type.NeedsVersion3()) {
-			meta.version = std::max<uint32_t>(meta.version, 3);
-		}
-		if (f.type.HasFloat()) {
-			meta.version = std::max<uint32_t>(meta.version, kExactFloatSumVersion);
-		}
-		if (f.type.NeedsVersion6()) {
-			meta.version = std::max<uint32_t>(meta.version, kTimeNsVersion);
-		}
-		if (f.type.NeedsVersion7()) {
-			meta.version = std::max<uint32_t>(meta.version, kGeometryVersion);
-		}
+		meta.version = std::max(meta.version, MinFormatVersion(f.type));
 	}
 	sink.Write(reinterpret_cast<const uint8_t *>(kMagic), sizeof(kMagic));
 	position = sizeof(kMagic);
