@@ -12,6 +12,7 @@
 #include <limits>
 #include <memory>
 #include <stdexcept>
+#include <type_traits>
 
 namespace vtx {
 namespace compute {
@@ -222,6 +223,53 @@ VTX_VECTOR_LOOP void CompareLoop(const T *data, uint64_t n, const T c, uint8_t *
 	}
 }
 
+//! A conjunction of bounds (`x >= lo AND x <= hi`: BETWEEN, a join's min/max filter) in one pass.
+template <class T>
+VTX_VECTOR_LOOP void RangeLoop(const T *data, uint64_t n, const T lo, const T hi, uint8_t *out) {
+	for (uint64_t i = 0; i < n; i++) {
+		T v;
+		std::memcpy(&v, data + i, sizeof(T));
+		out[i] = (v >= lo) & (v <= hi);
+	}
+}
+
+//! Where every child of an AND compares the column with a constant by an order or by equality,
+//! the closed interval they leave: strict bounds become inclusive ones (integers only), and
+//! `empty` says no value is left. False for any other AND.
+template <class T>
+bool IntegerRange(const Predicate &p, T &lo, T &hi, bool &empty) {
+	lo = std::numeric_limits<T>::min();
+	hi = std::numeric_limits<T>::max();
+	empty = false;
+	if (p.children.size() < 2) {
+		return false;
+	}
+	for (auto &c : p.children) {
+		if (c.kind != Predicate::Kind::COMPARE || c.op == CompareOp::NE) {
+			return false;
+		}
+	}
+	for (auto &c : p.children) {
+		const T v = Load<T>(c.value);
+		switch (c.op) {
+		case CompareOp::EQ: lo = std::max(lo, v); hi = std::min(hi, v); break;
+		case CompareOp::GE: lo = std::max(lo, v); break;
+		case CompareOp::LE: hi = std::min(hi, v); break;
+		case CompareOp::GT:
+			empty = empty || v == std::numeric_limits<T>::max();
+			lo = empty ? lo : std::max(lo, T(v + 1));
+			break;
+		case CompareOp::LT:
+			empty = empty || v == std::numeric_limits<T>::min();
+			hi = empty ? hi : std::min(hi, T(v - 1));
+			break;
+		case CompareOp::NE: break;
+		}
+	}
+	empty = empty || lo > hi;
+	return true;
+}
+
 template <class T>
 void CompareRows(CompareOp op, const T *data, uint64_t n, const T c, uint8_t *out) {
 	switch (op) {
@@ -296,6 +344,21 @@ void Evaluate(const Predicate &p, const ColumnType &type, const DecodedColumn &c
 		if (p.children.empty()) {
 			std::memset(out, is_and ? 1 : 0, n);
 			return;
+		}
+		if constexpr (std::is_integral<T>::value) {
+			T lo, hi;
+			bool empty;
+			if (is_and && IntegerRange<T>(p, lo, hi, empty)) {
+				if (empty || chunk.all_null) {
+					std::memset(out, 0, n);
+					return;
+				}
+				RangeLoop<T>(Values<T>(chunk), n, lo, hi, out);
+				if (!chunk.all_valid) {
+					AndValidity(out, chunk.validity.data(), n);
+				}
+				return;
+			}
 		}
 		// The first child writes the answer itself; the others, into scratch that every byte of
 		// is written before it is read (no zeroing of a zone-sized buffer per call).
