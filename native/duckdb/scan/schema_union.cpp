@@ -6,6 +6,7 @@
 #include "plan_guard.hpp"
 #include "duckdb/common/multi_file/union_by_name.hpp"
 #include "duckdb/common/vector_operations/vector_operations.hpp"
+#include "duckdb/common/error_data.hpp"
 
 namespace vortex {
 
@@ -125,7 +126,19 @@ void EmitFileColumn(ClientContext &context, const ScanBindData &bind, idx_t file
 	}
 	Vector decoded(file_type, count);
 	EmitColumn(chunk, owner, offset, count, stored, decoded);
-	VectorOperations::Cast(context, decoded, out, count);
+	try {
+		VectorOperations::Cast(context, decoded, out, count);
+	} catch (std::exception &e) {
+		// DuckDB's cast error alone names neither the file nor the column (read_parquet names both).
+		ErrorData error(e);
+		if (error.Type() != ExceptionType::CONVERSION && error.Type() != ExceptionType::INVALID_INPUT &&
+		    error.Type() != ExceptionType::OUT_OF_RANGE) {
+			throw;
+		}
+		throw ConversionException("vortex_scan: cannot cast column \"%s\" of \"%s\" from %s to %s: %s",
+		                          bind.fields[column].name, bind.files[file].path, file_type.ToString(),
+		                          out.GetType().ToString(), error.RawMessage());
+	}
 }
 
 UnionFile OpenUnionFile(ClientContext &context, const std::vector<ScanFile> &planned, idx_t file) {
