@@ -266,6 +266,39 @@ describe('filters on struct fields', () => {
     expect(skipped).toBeGreaterThanOrEqual(54);
     expect(skipped).toBeLessThanOrEqual(57);
   });
+
+  it('written as subscripts (s[\'a\'], r[1]), plan as the field access: zones skipped, aggregates pushed', async () => {
+    // DuckDB binds a subscript of a struct to array_extract and leaves it in a FILTER above the
+    // scan; the scan hands it back as struct_extract(_at), which DuckDB makes a table filter of.
+    const { conn } = await openDb();
+    const file = `${dir}/struct-subscripts.vtx`;
+    // A table cannot hold an unnamed struct: r is made in a subquery over it.
+    await conn.run(`CREATE TABLE subs_t AS SELECT i, CASE WHEN i % 10 = 0 THEN NULL ELSE {'a': CASE WHEN i % 7 = 0 THEN NULL ELSE i END,
+      'b': {'c': (i // 1000)::INTEGER}} END AS s FROM range(30000) t(i)`);
+    const subs = `(SELECT i, s, CASE WHEN i % 9 = 0 THEN NULL ELSE (i // 100, 'v' || (i % 3)::VARCHAR) END AS r FROM subs_t)`;
+    await conn.run(`COPY ${subs} TO ${sqlString(file)} (FORMAT vortex, ROW_GROUP_SIZE 1000)`);
+    const scan = `vortex_scan(${sqlString(file)})`;
+    for (const w of ["s['a'] BETWEEN 5000 AND 7000", "s['b']['c'] = 17", "s['b'].c IN (3, 20)", 'r[1] > 250', "r[2] = 'v1' AND r[1] < 30",
+      "r[1] = 5 OR s['a'] = 12345", "s['a'] IS NULL", "coalesce(r[1], -1) < 0"]) {
+      const q = (from: string) => `SELECT count(*), sum(i), count(s), sum(s.a), max(r[2]), min(r[1]) FROM ${from} WHERE ${w}`;
+      for (const expressions of [true, false]) {
+        await conn.run(`SET vortex_pushdown_expressions = ${expressions}`);
+        await sameAnswer(conn, q(subs), q(scan));
+        await sameAnswer(conn, `SELECT i, s, r FROM ${subs} WHERE ${w} ORDER BY i LIMIT 30`, `SELECT i, s, r FROM ${scan} WHERE ${w} ORDER BY i LIMIT 30`);
+      }
+    }
+    await conn.run('SET vortex_pushdown_expressions = true');
+    for (const [w, zones] of [["s['a'] BETWEEN 5000 AND 7000", 3], ['r[1] > 250', 6]] as const) {
+      const sql = `SELECT count(*), sum(i) FROM ${scan} WHERE ${w}`;
+      expect(await explainText(conn, sql), w).toContain('Pushed Aggregates');
+      const analyzed = (await rows(conn, `EXPLAIN ANALYZE SELECT i FROM ${scan} WHERE ${w}`)).map((r) => String(r[1])).join('\n').replace(/[│\s]+/g, ' ');
+      expect(Number(/Zones Scanned: (\d+)/.exec(analyzed)?.[1]), `${w}: ${analyzed}`).toBeLessThanOrEqual(zones);
+    }
+    // With expression pushdown off, the subscript stays DuckDB's FILTER, as before.
+    await conn.run('SET vortex_pushdown_expressions = false');
+    expect(await explainText(conn, `SELECT count(*) FROM ${scan} WHERE s['a'] > 5`)).not.toContain('Pushed Aggregates');
+    await conn.run('SET vortex_pushdown_expressions = true');
+  });
 });
 
 async function explainText(conn: DuckDBConnection, sql: string): Promise<string> {

@@ -2,6 +2,7 @@
 
 #include "../settings.hpp"
 #include "../type_mapping.hpp"
+#include "struct_access.hpp"
 #include "duckdb/planner/expression/bound_between_expression.hpp"
 #include "duckdb/planner/expression/bound_comparison_expression.hpp"
 #include "duckdb/planner/expression/bound_conjunction_expression.hpp"
@@ -494,6 +495,11 @@ void ScanComplexFilter(ClientContext &context, LogicalGet &get, FunctionData *bi
 		return; // zone statistics are per file field (schema_union.hpp): filters stay DuckDB's
 	}
 	const bool take = SettingEnabled(context, kExpressionPushdownSetting);
+	if (take) {
+		for (auto &f : filters) {
+			StructSubscriptsAsExtracts(context, f);
+		}
+	}
 	for (idx_t i = 0; i < filters.size();) {
 		NoteNullFilter(get, bind, *filters[i]);
 		ExpressionFilter taken;
