@@ -167,6 +167,40 @@ void Evaluate(const vtx::compute::AggregateState &s) {
 	}
 }
 
+//! A conjunction of bounds (integers evaluate it in one pass, strict bounds made inclusive) selects
+//! the rows its bounds select one by one, for bounds at a row's value and at the type's ends.
+void CheckBounds(const vtx::ColumnType &type, const vtx::DecodedColumn &col, const std::string &value) {
+	using vtx::compute::CompareOp;
+	using vtx::compute::Predicate;
+	// The ends of the unsigned (all 0 bits, all 1 bits) and of the signed (little-endian) domain.
+	const size_t w = type.ByteWidth();
+	std::string zeros(w, '\0'), ones(w, '\xff'), smin = zeros, smax = ones;
+	if (w > 0) {
+		smin[w - 1] = '\x80';
+		smax[w - 1] = '\x7f';
+	}
+	const CompareOp lower[] = {CompareOp::GE, CompareOp::GT};
+	const CompareOp upper[] = {CompareOp::LE, CompareOp::LT};
+	for (auto &a : {value, zeros, smin}) {
+		for (auto &b : {value, ones, smax}) {
+			for (auto lo : lower) {
+				for (auto hi : upper) {
+					Predicate both;
+					both.kind = Predicate::Kind::AND;
+					both.children = {Predicate::Compare(lo, a), Predicate::Compare(hi, b)};
+					vtx::compute::ZoneMask fused, apart;
+					fused.Begin(col.count);
+					fused.And(both, type, col);
+					apart.Begin(col.count);
+					apart.And(Predicate::Compare(lo, a), type, col);
+					apart.And(Predicate::Compare(hi, b), type, col);
+					CHECK(std::memcmp(fused.Rows(), apart.Rows(), col.count) == 0);
+				}
+			}
+		}
+	}
+}
+
 //! Filters evaluated on a decoded zone, as a scan builds its mask: IS [NOT] NULL must agree with
 //! validity, and a row must equal its own value. Also the mask of a zone given no filter.
 void CheckMask(const vtx::ColumnType &type, const vtx::DecodedColumn &col) {
@@ -205,6 +239,7 @@ void CheckMask(const vtx::ColumnType &type, const vtx::DecodedColumn &col) {
 		}
 		mask.And(Predicate::Compare(vtx::compute::CompareOp::EQ, value), type, col);
 		CHECK(mask.Rows()[r] == 1);
+		CheckBounds(type, col, value);
 	}
 	mask.And(is_null, type, col);
 	for (uint64_t i = 0; i < col.count; i++) {
