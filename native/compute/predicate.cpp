@@ -241,15 +241,10 @@ bool IntegerRange(const Predicate &p, T &lo, T &hi, bool &empty) {
 	lo = std::numeric_limits<T>::min();
 	hi = std::numeric_limits<T>::max();
 	empty = false;
-	if (p.children.size() < 2) {
-		return false;
-	}
 	for (auto &c : p.children) {
-		if (c.kind != Predicate::Kind::COMPARE || c.op == CompareOp::NE) {
+		if (c.kind != Predicate::Kind::COMPARE) {
 			return false;
 		}
-	}
-	for (auto &c : p.children) {
 		const T v = Load<T>(c.value);
 		switch (c.op) {
 		case CompareOp::EQ: lo = std::max(lo, v); hi = std::min(hi, v); break;
@@ -263,7 +258,7 @@ bool IntegerRange(const Predicate &p, T &lo, T &hi, bool &empty) {
 			empty = empty || v == std::numeric_limits<T>::min();
 			hi = empty ? hi : std::min(hi, T(v - 1));
 			break;
-		case CompareOp::NE: break;
+		case CompareOp::NE: return false;
 		}
 	}
 	empty = empty || lo > hi;
