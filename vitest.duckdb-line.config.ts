@@ -22,6 +22,7 @@ export const DUCKDB_LINE_TESTS = [
   'verification', // pushed plans under PRAGMA verify_serializer and enable_verification (issue 25)
   'expression-filters', // filters the scan takes out of DuckDB's plan (issue 20)
   'bucket-keys', // GROUP BY date_trunc(...) and other bucket functions (issue 20)
+  'zone-bounds', // filters through monotone functions and calendar fields, decided from zone min/max
   'distinct-counts', // count(DISTINCT) and approx_count_distinct from the file (issue 21)
   'cross-line', // files written by the other line: sketches used only where the hash matches
   'copy-file-size', // COPY ... FILE_SIZE_BYTES: DuckDB's rotation

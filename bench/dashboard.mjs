@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // A dashboard's queries (issues 20 and 21): time buckets as group keys, filters DuckDB keeps above
-// the scan (IN lists, ORs, LIKE '%x%'), and distinct counts; .vtx with pushdown on and off, Parquet
+// the scan (IN lists, ORs, LIKE '%x%', calendar fields), and distinct counts; .vtx with pushdown on and off, Parquet
 // and a DuckDB table, side by side in one process.
 //   node bench/dashboard.mjs [--rows=50000000] [--runs=5] [--only=<part of a query's name>] [--reuse]
 // --reuse keeps the files of an earlier run of the same size (the table is built again either way).
@@ -38,6 +38,10 @@ const CASES = {
       WHERE ts > TIMESTAMP '${last}' - INTERVAL 24 HOUR GROUP BY h ORDER BY h`,
   "region IN ('eu','us') OR status = 'ok'": (f) => `SELECT count(*), sum(amount), max(amount) FROM ${f} WHERE region IN ('eu', 'us') OR status = 'ok'`,
   "url LIKE '%checkout%'": (f) => `SELECT count(*), sum(amount) FROM ${f} WHERE url LIKE '%checkout%'`,
+  'month(ts) = 2': (f) => `SELECT count(*), sum(amount) FROM ${f} WHERE month(ts) = 2`,
+  'one day by hour: day(ts) = 15 AND month(ts) = 1': (f) => `SELECT date_trunc('hour', ts) AS h, count(*), sum(amount) FROM ${f}
+      WHERE day(ts) = 15 AND month(ts) = 1 GROUP BY h ORDER BY h`,
+  'weekends: dayofweek(ts) IN (0, 6)': (f) => `SELECT count(*), sum(amount) FROM ${f} WHERE dayofweek(ts) IN (0, 6)`,
   'count(DISTINCT region)': (f) => `SELECT count(DISTINCT region) FROM ${f}`,
   'approx_count_distinct(user_id)': (f) => `SELECT approx_count_distinct(user_id) FROM ${f}`,
   'count(DISTINCT user_id) per day': (f) => `SELECT ts::DATE AS d, count(DISTINCT user_id) FROM ${f} GROUP BY d ORDER BY d`,

@@ -150,6 +150,14 @@ const predicate = (depth = 0) => {
     () => `${pick(['year', 'month', 'dayofweek'])}(dt) = ${int(0, 12)}`,
     () => `date_trunc(${q(pick(['hour', 'day']))}, tz) ${pick(['=', '>=', '<'])} TIMESTAMPTZ '2026-03-01 00:00:00+00' + INTERVAL ${int(0, Math.ceil(rows / 60))} HOUR`,
     () => `lower(s) ${pick(['=', '<>', '>'])} ${q(pick(['ant', 'dog', 'cat']))}`,
+    // Monotone functions and calendar fields, decided from zones' min and max (session 20).
+    () => `${pick(['year', 'month', 'day', 'hour', 'minute', 'quarter', 'dayofyear', 'isodow'])}(${pick(['ts', 'dt'])}) ${pick(['=', '<', '>=', '<>', '>'])} ${int(0, 31)}`,
+    () => `year(dt) ${pick(['=', '<', '>='])} ${int(2019, 2022)} AND month(dt) ${pick(['=', '<=', '>'])} ${int(1, 12)}`,
+    () => {
+      const t = `${pick(['k', 'u8', 'z'])} // ${pick([3, 10, 64])}`;
+      return random() < 0.3 ? `${t} IN (${int(0, 30)}, ${int(0, 30)})` : `${t} ${pick(['=', '<', '>='])} ${int(0, 30)}`;
+    },
+    () => `day(ts) BETWEEN ${int(1, 8)} AND ${int(5, 14)}`,
   ])();
 };
 

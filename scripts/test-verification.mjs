@@ -15,7 +15,7 @@ import { root } from './duckdb-headers.mjs';
 
 export const VERIFIED_SUITES = [
   'pushdown-property', 'filters', 'filters-property', 'grouped-pushdown', 'grouped-order', 'nested', 'wide-sums',
-  'changing-files', 'expression-filters', 'bucket-keys', 'distinct-counts', 'sorted-groups', 'type-paths', 'file-row-number', 'read-vortex',
+  'changing-files', 'expression-filters', 'zone-bounds', 'bucket-keys', 'distinct-counts', 'sorted-groups', 'type-paths', 'file-row-number', 'read-vortex',
   'all-types-aggregates',
 ];
 

@@ -69,5 +69,18 @@ inline ZoneMatch And(ZoneMatch a, ZoneMatch b) {
 	return a == ZoneMatch::ALL && b == ZoneMatch::ALL ? ZoneMatch::ALL : ZoneMatch::SOME;
 }
 
+//! Disjunction of classifications.
+inline ZoneMatch Or(ZoneMatch a, ZoneMatch b) {
+	if (a == ZoneMatch::ALL || b == ZoneMatch::ALL) {
+		return ZoneMatch::ALL;
+	}
+	return a == ZoneMatch::NONE && b == ZoneMatch::NONE ? ZoneMatch::NONE : ZoneMatch::SOME;
+}
+
+//! Negation of a classification whose ALL and NONE mean TRUE and FALSE on every row (never NULL).
+inline ZoneMatch Not(ZoneMatch a) {
+	return a == ZoneMatch::ALL ? ZoneMatch::NONE : a == ZoneMatch::NONE ? ZoneMatch::ALL : ZoneMatch::SOME;
+}
+
 } // namespace compute
 } // namespace vtx

@@ -10,16 +10,11 @@
 #include <string>
 #include <vector>
 #include "../../format/column.hpp"
+#include "../scan/monotone_functions.hpp"
 #include "duckdb.hpp"
 #include "duckdb/execution/expression_executor.hpp"
 
 namespace vortex {
-
-//! Where `key` is a bucket function whose only non-constant input is one column expression:
-//! that input (to be resolved to a scan column by the caller) and whether zone statistics may
-//! decide a zone's key from its min and max (`monotone`).
-bool BucketFunction(duckdb::ClientContext &context, const duckdb::Expression &key, const duckdb::Expression *&input,
-                    bool &monotone);
 
 //! The bucket function over input column 0 (`input`, the expression BucketFunction found, replaced).
 duckdb::unique_ptr<duckdb::Expression> BucketOverInput(const duckdb::Expression &key, const duckdb::Expression &input);

@@ -3,7 +3,9 @@
 #include "column_emit.hpp"
 #include "../../compute/selection.hpp"
 #include "../type_mapping.hpp"
+#include "duckdb/planner/expression/bound_between_expression.hpp"
 #include "duckdb/planner/expression/bound_cast_expression.hpp"
+#include "duckdb/planner/expression/bound_comparison_expression.hpp"
 #include "duckdb/planner/expression/bound_conjunction_expression.hpp"
 #include "duckdb/planner/expression/bound_constant_expression.hpp"
 #include "duckdb/planner/expression/bound_function_expression.hpp"
@@ -320,6 +322,88 @@ bool MayThrow(const Expression &e) {
 	}
 }
 
+// ---- comparisons DuckDB folds from a calendar field's range ---------------------------------
+
+namespace {
+
+//! The range DuckDB's statistics give a calendar field whatever its input (date_part.cpp,
+//! PropagateSimpleDatePartStatistics).
+bool FieldRange(const Expression &e, double &lo, double &hi) {
+	static const struct {
+		const char *name;
+		double lo, hi;
+	} kRanges[] = {
+	    {"month", 1, 12},          {"day", 1, 31},          {"dayofmonth", 1, 31},    {"quarter", 1, 4},
+	    {"dayofweek", 0, 6},       {"weekday", 0, 6},       {"isodow", 1, 7},         {"dayofyear", 1, 366},
+	    {"week", 1, 54},           {"weekofyear", 1, 54},   {"nanosecond", 0, 6e10},  {"microsecond", 0, 6e7},
+	    {"millisecond", 0, 6e4},   {"second", 0, 60},       {"minute", 0, 60},        {"hour", 0, 24},
+	    {"era", 0, 1},             {"timezone", 0, 0},      {"timezone_hour", 0, 0},  {"timezone_minute", 0, 0},
+	};
+	const Expression *f = &e;
+	while (f->GetExpressionClass() == ExpressionClass::BOUND_CAST) {
+		f = f->Cast<BoundCastExpression>().child.get(); // DuckDB's statistics pass through casts
+	}
+	if (f->GetExpressionClass() != ExpressionClass::BOUND_FUNCTION) {
+		return false;
+	}
+	for (auto &r : kRanges) {
+		if (f->Cast<BoundFunctionExpression>().function.name == r.name) {
+			lo = r.lo;
+			hi = r.hi;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool NumericConstant(const Expression &e, double &out) {
+	if (e.GetExpressionClass() != ExpressionClass::BOUND_CONSTANT) {
+		return false;
+	}
+	auto v = e.Cast<BoundConstantExpression>().value;
+	if (v.IsNull() || !v.type().IsNumeric() || !v.DefaultTryCastAs(LogicalType::DOUBLE)) {
+		return false;
+	}
+	out = v.GetValue<double>();
+	return true;
+}
+
+//! Whether `field op c` holds for every value of [lo, hi], or for none.
+bool Decided(ExpressionType op, double lo, double hi, double c) {
+	switch (op) {
+	case ExpressionType::COMPARE_LESSTHAN: return hi < c || lo >= c;
+	case ExpressionType::COMPARE_LESSTHANOREQUALTO: return hi <= c || lo > c;
+	case ExpressionType::COMPARE_GREATERTHAN: return lo > c || hi <= c;
+	case ExpressionType::COMPARE_GREATERTHANOREQUALTO: return lo >= c || hi < c;
+	default: return c < lo || c > hi || (lo == hi && lo == c); // equality, inequality, DISTINCT FROM
+	}
+}
+
+} // namespace
+
+bool FoldedByDuckDB(const Expression &e) {
+	double lo, hi, c;
+	if (e.GetExpressionClass() == ExpressionClass::BOUND_COMPARISON) {
+		auto &cmp = e.Cast<BoundComparisonExpression>();
+		if (FieldRange(*cmp.left, lo, hi) && NumericConstant(*cmp.right, c)) {
+			return Decided(e.GetExpressionType(), lo, hi, c);
+		}
+		if (FieldRange(*cmp.right, lo, hi) && NumericConstant(*cmp.left, c)) {
+			return Decided(FlipComparisonExpression(e.GetExpressionType()), lo, hi, c);
+		}
+	}
+	if (e.GetExpressionClass() == ExpressionClass::BOUND_BETWEEN) {
+		auto &b = e.Cast<BoundBetweenExpression>();
+		double l, u;
+		if (FieldRange(*b.input, lo, hi) && NumericConstant(*b.lower, l) && NumericConstant(*b.upper, u)) {
+			return Decided(b.LowerComparisonType(), lo, hi, l) || Decided(b.UpperComparisonType(), lo, hi, u);
+		}
+	}
+	bool any = false;
+	ExpressionIterator::EnumerateChildren(e, [&](const Expression &child) { any = any || FoldedByDuckDB(child); });
+	return any;
+}
+
 // ---- evaluation -----------------------------------------------------------------------------
 
 namespace {
@@ -350,6 +434,8 @@ ExpressionFilterEvaluator::ExpressionFilterEvaluator(ClientContext &context, con
     : context(context), filters(filters) {
 	for (auto &f : filters) {
 		executors.push_back(make_uniq<ExpressionExecutor>(context, *f.expression));
+		bounds_.push_back(f.columns.size() == 1 && !f.has_predicate ? ZoneBounds::Plan(context, *f.expression) : nullptr);
+		null_truth_.push_back(-1);
 		parts_.emplace_back();
 		ors_.push_back(f.expression->GetExpressionType() == ExpressionType::CONJUNCTION_OR);
 		if (f.columns.size() < 2 || f.expression->GetExpressionClass() != ExpressionClass::BOUND_CONJUNCTION) {
@@ -401,6 +487,12 @@ vtx::compute::ZoneMatch ExpressionFilterEvaluator::Classify(idx_t k, const ZoneC
 			return match;
 		}
 	}
+	if (bounds_[k]) {
+		auto match = ClassifyByBounds(k, zone);
+		if (match != ZoneMatch::SOME) {
+			return match;
+		}
+	}
 	std::vector<Value> values;
 	for (auto column : f.columns) {
 		Value v;
@@ -414,6 +506,28 @@ vtx::compute::ZoneMatch ExpressionFilterEvaluator::Classify(idx_t k, const ZoneC
 		values.push_back(std::move(v));
 	}
 	return HoldsOnConstants(k, values) ? ZoneMatch::ALL : ZoneMatch::NONE;
+}
+
+vtx::compute::ZoneMatch ExpressionFilterEvaluator::ClassifyByBounds(idx_t k, const ZoneColumns &zone) {
+	using vtx::compute::ZoneMatch;
+	const auto column = filters[k].columns[0];
+	if (column >= zone.fields->size()) {
+		return ZoneMatch::SOME;
+	}
+	auto &stats = zone.zone->chunks[column].stats;
+	auto &logical = (*zone.types)[column];
+	// Float statistics do not tell 0.0 from -0.0 (nor order NaN as DuckDB does).
+	if ((*zone.fields)[column].type.IsFloat() || !stats.has_minmax || !stats.minmax_exact || stats.nulls >= stats.rows) {
+		return ZoneMatch::SOME;
+	}
+	auto match = bounds_[k]->Classify(RawToValue(logical, stats.min), RawToValue(logical, stats.max));
+	if (match == ZoneMatch::SOME || stats.nulls == 0) {
+		return match;
+	}
+	if (null_truth_[k] < 0) {
+		null_truth_[k] = HoldsOnConstants(k, {Value(logical)}) ? 1 : 0;
+	}
+	return (match == ZoneMatch::ALL) == (null_truth_[k] == 1) ? match : ZoneMatch::SOME;
 }
 
 bool ExpressionFilterEvaluator::HoldsOnConstants(idx_t k, const std::vector<Value> &inputs) {

@@ -8,13 +8,15 @@
 // Zones are classified without reading rows where that is exact: by an equivalent predicate on
 // one column (IN lists, comparisons joined by OR) against the zone statistics; by evaluating the
 // expression once where every column it reads is one value in the zone (a constant chunk, a
-// partition key, the file name); and, once read, by evaluating it once per dictionary entry of a
-// dictionary-coded string column.
+// partition key, the file name); from one column's min and max where it compares monotone
+// functions or calendar fields of it with constants (`year(ts) = 2024`, zone_bounds.hpp); and,
+// once read, by evaluating it once per dictionary entry of a dictionary-coded string column.
 #pragma once
 #include "../../compute/predicate.hpp"
 #include "../../compute/zone_mask.hpp"
 #include "../../format/bytes.hpp"
 #include "../../format/metadata.hpp"
+#include "zone_bounds.hpp"
 #include "duckdb.hpp"
 #include "duckdb/common/serializer/deserializer.hpp"
 #include "duckdb/common/serializer/serializer.hpp"
@@ -59,6 +61,13 @@ std::string FiltersDisplay(const std::vector<ExpressionFilter> &filters);
 //! division and modulo by a constant other than 0 and -1).
 bool MayThrow(const duckdb::Expression &expression);
 
+//! Whether `expression` compares a calendar field with a constant its fixed range decides
+//! (`month(ts) >= 1`, `hour(ts) < 24`). DuckDB's statistics give such fields their range and the
+//! validity of their input, though an infinite input gives NULL, so DuckDB folds the comparison
+//! to a constant and answers it for every row, infinities included. Left to DuckDB, the answer
+//! stays DuckDB's.
+bool FoldedByDuckDB(const duckdb::Expression &expression);
+
 //! One input of a filter over one zone: a decoded file column, or one value for the whole zone
 //! (a constant chunk, a partition key, the file name).
 struct FilterInput {
@@ -89,7 +98,8 @@ public:
 	ExpressionFilterEvaluator(duckdb::ClientContext &context, const std::vector<ExpressionFilter> &filters);
 
 	//! Filter `k` on a zone from what is known without reading its rows: ALL or NONE where its
-	//! predicate decides it from the statistics, or where every input is one value; else SOME.
+	//! predicate or its bounds decide it from the statistics, or where every input is one value;
+	//! else SOME.
 	vtx::compute::ZoneMatch Classify(duckdb::idx_t k, const ZoneColumns &zone);
 
 	//! Filter `k` where every input is one value: whether it holds.
@@ -118,6 +128,8 @@ private:
 	//! false where some part's column is not dictionary-coded over the zone's rows.
 	bool EvaluateParts(duckdb::idx_t k, const std::vector<FilterInput> &inputs, uint64_t rows);
 	vtx::compute::ZoneMatch RowsMatch(uint64_t held, uint64_t rows, vtx::compute::ZoneMask &mask);
+	//! Filter k, which reads one file column, from that column's min and max in the zone.
+	vtx::compute::ZoneMatch ClassifyByBounds(duckdb::idx_t k, const ZoneColumns &zone);
 
 	duckdb::ClientContext &context;
 	const std::vector<ExpressionFilter> &filters;
@@ -126,6 +138,10 @@ private:
 	//! (`region IN (...) OR status = 'ok'`), else none.
 	std::vector<std::vector<Part>> parts_;
 	std::vector<bool> ors_;
+	//! Per filter over one column without an equivalent predicate: its bounds, where it has any.
+	std::vector<std::unique_ptr<ZoneBounds>> bounds_;
+	//! Per filter: whether it holds where its one column is NULL (-1 until asked).
+	std::vector<int8_t> null_truth_;
 	std::vector<uint8_t> rows_;
 	std::vector<uint8_t> truth_;
 };

@@ -442,7 +442,7 @@ bool ToPredicate(const Expression &e, const LogicalType &type, Predicate &out) {
 //! Takes `e` into the scan when it is deterministic, cannot raise an error, reads only the
 //! scan's columns, and is not a shape DuckDB makes a table filter of.
 bool TakeExpression(const LogicalGet &get, const ScanBindData &bind, const Expression &e, ExpressionFilter &out) {
-	if (e.IsVolatile() || e.HasParameter() || e.HasSubquery() || LeftToDuckDB(e) || MayThrow(e) ||
+	if (e.IsVolatile() || e.HasParameter() || e.HasSubquery() || LeftToDuckDB(e) || MayThrow(e) || FoldedByDuckDB(e) ||
 	    e.return_type != LogicalType::BOOLEAN) {
 		return false;
 	}
