@@ -46,6 +46,9 @@ const atoms: fc.Arbitrary<string> = fc.oneof(
   fc.tuple(fc.constantFrom('week', 'month', 'quarter'), int(0, 40)).map(([u, k]) =>
     `date_trunc('${u}', d) <> DATE '2023-11-20' + ${k * 9}`),
   int(0, 600).map((k) => `ts::DATE = DATE '2023-11-20' + ${k}`),
+  fc.tuple(fc.constantFrom('=', '>=', '<'), int(0, 600)).map(([op, k]) => `date_trunc('day', ts) ${op} TIMESTAMP '2023-11-20' + INTERVAL ${k} DAY`),
+  fc.tuple(int(0, 9000), int(0, 9000)).map(([a, b]) =>
+    `date_trunc('hour', ts) IN (TIMESTAMP '2023-11-20' + INTERVAL ${a} HOUR, TIMESTAMP '2023-11-20' + INTERVAL ${b} HOUR)`),
   fc.tuple(year, int(1, 12)).map(([y, m]) => `year(ts) = ${y} OR month(ts) = ${m}`),
   year.map((y) => `year(ts) = ${y} OR ts IS NULL`),
   year.map((y) => `year(ts) IS DISTINCT FROM ${y}`),
@@ -148,7 +151,7 @@ describe('filters through monotone functions and calendar fields, decided from z
 
   async function compareAll(dense: boolean) {
     const { table, src } = await write(3, 30_000, 2351, true, true, 700, dense);
-    const terms = ['year(ts)', 'month(ts)', 'day(d)', 'hour(ts)', 'quarter(d)', 'dayofyear(ts)', 'isodow(d)',
+    const terms = ['year(ts)', 'month(ts)', "date_trunc('day', ts)", 'day(d)', 'hour(ts)', 'quarter(d)', 'dayofyear(ts)', 'isodow(d)',
       'v // 86400', 'v // 7', "date_trunc('month', d)", "time_bucket(INTERVAL '10 days', ts)", 'monthname(ts)'];
     const ops = ['=', '<>', '<', '<=', '>', '>='];
     let checked = 0;

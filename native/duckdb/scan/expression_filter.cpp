@@ -125,10 +125,50 @@ int IntegerDigits(const LogicalType &t) {
 	}
 }
 
+//! `date_trunc(part, ts)` of a TIMESTAMP to a day or a finer part: a value within the TIMESTAMP
+//! range, since its first timestamp is a midnight; `day` only where `day_only`. (Not coarser
+//! parts: a week or a month begins before the first timestamp, which DuckDB 1.5 then cannot
+//! represent.)
+bool TruncatedTimestamp(const Expression &e, bool day_only) {
+	if (e.GetExpressionClass() != ExpressionClass::BOUND_FUNCTION) {
+		return false;
+	}
+	auto &fn = e.Cast<BoundFunctionExpression>();
+	if ((fn.function.name != "date_trunc" && fn.function.name != "datetrunc") || fn.children.size() != 2 ||
+	    fn.children[0]->GetExpressionClass() != ExpressionClass::BOUND_CONSTANT ||
+	    fn.children[1]->return_type.id() != LogicalTypeId::TIMESTAMP) {
+		return false;
+	}
+	auto &part = fn.children[0]->Cast<BoundConstantExpression>().value;
+	if (part.IsNull() || part.type().id() != LogicalTypeId::VARCHAR) {
+		return false;
+	}
+	static const char *const kDay[] = {"day", "days", "d", "dayofmonth"};
+	static const char *const kFiner[] = {"hour",   "hours",   "h",       "minute",      "minutes",      "m",
+	                                     "second", "seconds", "s",       "millisecond", "milliseconds", "ms",
+	                                     "microsecond", "microseconds", "us"};
+	auto name = StringUtil::Lower(part.ToString());
+	for (auto p : kDay) {
+		if (name == p) {
+			return true;
+		}
+	}
+	for (auto p : kFiner) {
+		if (!day_only && name == p) {
+			return true;
+		}
+	}
+	return false;
+}
+
+bool DayOfTimestamp(const Expression &e) {
+	return TruncatedTimestamp(e, true);
+}
+
 //! Casts that no input can make fail: to the same type, integers to wider integers of the same
 //! signedness or to a wider signed one, numbers to floating point, integers and DECIMALs to a
 //! DECIMAL with room for their integer digits, DECIMALs to an integer that holds them, TIMESTAMP to
-//! DATE, numbers, dates and times to VARCHAR. (DuckDB's own CanThrow misses narrowing casts within
+//! DATE, a timestamp's day back to TIMESTAMP, numbers, dates and times to VARCHAR. (DuckDB's own CanThrow misses narrowing casts within
 //! one type id, e.g. DECIMAL(18,3) to DECIMAL(4,1).)
 bool SafeCast(const BoundCastExpression &cast) {
 	if (cast.try_cast) {
@@ -160,6 +200,9 @@ bool SafeCast(const BoundCastExpression &cast) {
 	}
 	if (to.id() == LogicalTypeId::DATE) {
 		return from.id() == LogicalTypeId::TIMESTAMP; // the day of a timestamp; infinities stay infinite
+	}
+	if (to.id() == LogicalTypeId::TIMESTAMP && from.id() == LogicalTypeId::DATE && DayOfTimestamp(*cast.child)) {
+		return true; // back to the timestamp it came from, truncated (DuckDB 1.4 types the day a DATE)
 	}
 	if (from.id() == LogicalTypeId::DECIMAL && IntegerType(to) && to.IsSigned()) {
 		// Rounds to the nearest integer: fits when 10^(width - scale) does, with room for the rounding.
@@ -293,6 +336,9 @@ bool MayThrow(const Expression &e) {
 		}
 		if (ConstantRegexp(fn) || SafeDatePart(fn)) {
 			return MayThrow(*fn.children[0]);
+		}
+		if (TruncatedTimestamp(fn, false)) {
+			return MayThrow(*fn.children[1]);
 		}
 		bool safe;
 		if (SubstringFunction(fn, safe)) {
