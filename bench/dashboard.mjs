@@ -42,6 +42,7 @@ const CASES = {
   'one day by hour: day(ts) = 15 AND month(ts) = 1': (f) => `SELECT date_trunc('hour', ts) AS h, count(*), sum(amount) FROM ${f}
       WHERE day(ts) = 15 AND month(ts) = 1 GROUP BY h ORDER BY h`,
   'weekends: dayofweek(ts) IN (0, 6)': (f) => `SELECT count(*), sum(amount) FROM ${f} WHERE dayofweek(ts) IN (0, 6)`,
+  'GROUP BY dayofweek(ts)': (f) => `SELECT dayofweek(ts) AS w, count(*), sum(amount) FROM ${f} GROUP BY w ORDER BY w`,
   'count(DISTINCT region)': (f) => `SELECT count(DISTINCT region) FROM ${f}`,
   'approx_count_distinct(user_id)': (f) => `SELECT approx_count_distinct(user_id) FROM ${f}`,
   'count(DISTINCT user_id) per day': (f) => `SELECT ts::DATE AS d, count(DISTINCT user_id) FROM ${f} GROUP BY d ORDER BY d`,

@@ -109,10 +109,13 @@ export const expressionPushdown = Object.freeze({ setting: 'vortex_pushdown_expr
 
 /**
  * GROUP BY keys that are a bucket function of one column (native/duckdb/pushdown/bucket_keys.cpp
- * enforces this list): the grouped scan evaluates the function with DuckDB's own executor on the
- * column's values, so the key's type and value are DuckDB's by construction, and groups on the
- * results. Each is monotone (non-decreasing) in its input, so a zone whose min and max fall in one
- * bucket has that bucket on every row and is answered from its statistics. Functions of a
+ * and native/duckdb/scan/monotone_functions.cpp enforce this list): the grouped scan evaluates the
+ * function with DuckDB's own executor on the column's values, so the key's type and value are
+ * DuckDB's by construction, and groups on the results. All but the calendar fields are monotone
+ * (non-decreasing) in their input, so a zone whose min and max fall in one bucket has that bucket
+ * on every row and is answered from its statistics; a calendar field has one value within a unit
+ * of time, so a zone whose min and max lie in one such unit is answered so too, and a query whose
+ * zones mostly do not is left to DuckDB (its per-row keys are no cheaper in the reader). Functions of a
  * TIMESTAMP WITH TIME ZONE depend on the TimeZone setting, and local time runs backwards at a
  * daylight-saving or zone change (at midnight in some zones, so even the local date does): for
  * those the statistics shortcut is taken only while TimeZone is UTC; other zones are decoded and
@@ -126,6 +129,7 @@ export const bucketFunctions = Object.freeze([
   { fn: 'year(x)', of: 'TIMESTAMP, DATE, TIMESTAMP WITH TIME ZONE', why: "the year x falls in" },
   { fn: 'x // k', of: 'integers, k a positive constant', why: 'division by a positive constant is non-decreasing (truncating or flooring alike)' },
   { fn: 'CAST(x AS integer type)', of: 'integers', why: 'the same value in another width (a value out of range raises the error DuckDB raises)' },
+  { fn: 'month, quarter, day, dayofmonth, dayofyear, dayofweek, weekday, isodow, hour, minute, second, millisecond, decade, century, millennium (x)', of: 'TIMESTAMP, DATE (a column)', why: 'not monotone, but one value within its date_trunc unit (a decade, century or millennium taken per year)' },
 ]);
 
 /** How the native kernels are asked to compute, and how their Vortex-semantics result is rewritten. */

@@ -99,6 +99,37 @@ BucketEvaluator::BucketEvaluator(ClientContext &context, const Expression &bucke
                                  bool monotone)
     : context(context), bucket(bucket), input_type(input_type), input_logical(ToLogicalType(input_type)),
       executor(context, bucket), monotone(monotone) {
+	const Expression *input = nullptr;
+	if (auto field = CalendarFieldOf(bucket, input)) {
+		truncation = TruncationOf(context, field->unit, input->Copy());
+		if (truncation) {
+			truncation_executor = make_uniq<ExpressionExecutor>(context, *truncation);
+		}
+	}
+}
+
+bool BucketEvaluator::OneKey(const Value &min, const Value &max) {
+	if (min == max) {
+		return true;
+	}
+	if (monotone) {
+		return Apply(min) == Apply(max);
+	}
+	if (!truncation_executor) {
+		return false;
+	}
+	auto a = At(*truncation_executor, *truncation, min);
+	return !a.IsNull() && a == At(*truncation_executor, *truncation, max);
+}
+
+Value BucketEvaluator::At(ExpressionExecutor &over, const Expression &e, const Value &input) {
+	DataChunk chunk;
+	chunk.Initialize(Allocator::Get(context), {input_logical}, 1);
+	chunk.data[0].Reference(input.IsNull() ? Value(input_logical) : input);
+	chunk.SetCardinality(1);
+	Vector result(e.return_type, 1);
+	over.ExecuteExpression(chunk, result);
+	return result.GetValue(0);
 }
 
 namespace {
@@ -243,13 +274,7 @@ bool BucketEvaluator::SortedKeyRuns(const vtx::DecodedColumn &in, uint64_t begin
 }
 
 Value BucketEvaluator::Apply(const Value &input) {
-	DataChunk chunk;
-	chunk.Initialize(Allocator::Get(context), {input_logical}, 1);
-	chunk.data[0].Reference(input.IsNull() ? Value(input_logical) : input);
-	chunk.SetCardinality(1);
-	Vector result(bucket.return_type, 1);
-	executor.ExecuteExpression(chunk, result);
-	return result.GetValue(0);
+	return At(executor, bucket, input);
 }
 
 void BucketEvaluator::ApplyColumn(const vtx::DecodedColumn &in, vtx::DecodedColumn &out, const uint8_t *selected) {

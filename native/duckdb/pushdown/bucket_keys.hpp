@@ -1,9 +1,10 @@
 // GROUP BY keys that are bucket functions of one column (src/rules.ts, bucketFunctions):
 // `date_trunc('hour', ts)`, `time_bucket(INTERVAL '15 minutes', ts)`, `ts::DATE`, `year(ts)`,
-// `id // 1000`. The grouped scan evaluates the function itself with DuckDB's ExpressionExecutor on
+// `id // 1000`, and calendar fields (`hour(ts)`, `dayofweek(ts)`, `month(d)`). The grouped scan evaluates the function itself with DuckDB's ExpressionExecutor on
 // the column's values (so the key's type and value are DuckDB's by construction) and groups on the
-// results. Each of these is monotone (non-decreasing) in its input, so a zone whose min and max
-// give the same key has that one key on every row and is answered from its statistics; where a
+// results. The bucket functions are monotone (non-decreasing) in their input, so a zone whose min
+// and max give the same key has that one key on every row and is answered from its statistics (a
+// calendar field: where min and max lie in one unit of it, e.g. one hour for `hour`); where a
 // function depends on the TimeZone setting (TIMESTAMP WITH TIME ZONE), local time can run
 // backwards at a transition, so that shortcut is taken only while TimeZone is UTC.
 #pragma once
@@ -33,6 +34,13 @@ public:
 
 	//! The key of one value (NULL in, the function's result for NULL out).
 	duckdb::Value Apply(const duckdb::Value &input);
+	//! Whether every value in [min, max] has one key: the function is monotone and gives min and
+	//! max one key, or it is a calendar field and min and max lie in one of its units.
+	bool OneKey(const duckdb::Value &min, const duckdb::Value &max);
+	bool CalendarField() const {
+		return truncation != nullptr;
+	}
+
 	//! The key of every row of `in` (decoded whole), into `out` as a fixed-width column of the
 	//! bucket's result type in the format's storage. With `selected`, only rows whose byte is
 	//! nonzero are evaluated (the others come out NULL): DuckDB groups only the rows that pass.
@@ -53,7 +61,12 @@ private:
 	duckdb::LogicalType input_logical;
 	duckdb::ExpressionExecutor executor;
 	bool monotone;
+	//! A calendar field's date_trunc unit over the input.
+	duckdb::unique_ptr<duckdb::Expression> truncation;
+	std::unique_ptr<duckdb::ExpressionExecutor> truncation_executor;
 
+	//! `e` (run by `over`) on one value of the input.
+	duckdb::Value At(duckdb::ExpressionExecutor &over, const duckdb::Expression &e, const duckdb::Value &input);
 	//! The keys of rows `rows` of `in` (an integer-stored column), `width` bytes each, into `out`;
 	//! false if any is NULL.
 	bool EvaluateRows(const vtx::DecodedColumn &in, const std::vector<uint64_t> &rows, duckdb::idx_t width,

@@ -187,6 +187,7 @@ struct GroupedGlobalState : public GlobalTableFunctionState {
 	idx_t max_threads = 1;
 	std::mutex lock;
 	GroupedAggregation groups; //! zones answered from statistics, then each thread's partial (under lock)
+	ZoneCounters zones;
 	idx_t registered = 0, finished = 0;
 	bool emitted = false;
 	std::vector<vector<Value>> rows; //! per group: the projected columns, once every thread is done
@@ -210,7 +211,7 @@ std::vector<std::unique_ptr<BucketEvaluator>> BucketsOf(ClientContext &context, 
 }
 
 //! A bucket key's one value over a zone, where the statistics of its column prove it: all
-//! NULL, one value, or (the function being monotone) min and max in the same bucket.
+//! NULL, one value, or min and max with one key between them (BucketEvaluator::OneKey).
 bool ConstantBucket(const GroupedBindData &bind, idx_t k, BucketEvaluator &bucket, const vtx::ZoneStats &stats,
                     bool &is_null, std::string &key) {
 	auto &type = bind.fields[bind.keys[k]].type;
@@ -221,10 +222,11 @@ bool ConstantBucket(const GroupedBindData &bind, idx_t k, BucketEvaluator &bucke
 	} else if (stats.nulls > 0 || !stats.has_minmax || !stats.minmax_exact || type.IsFloat()) {
 		return false;
 	} else {
-		result = bucket.Apply(RawToValue(logical, stats.min));
-		if (stats.min != stats.max && (!bind.bucket_monotone[k] || bucket.Apply(RawToValue(logical, stats.max)) != result)) {
+		auto min = RawToValue(logical, stats.min);
+		if (!bucket.OneKey(min, RawToValue(logical, stats.max))) {
 			return false;
 		}
+		result = bucket.Apply(min);
 	}
 	is_null = result.IsNull();
 	key.clear();
@@ -254,7 +256,7 @@ struct GroupedLocalState : public LocalTableFunctionState {
 //! (into `groups`) or skipped.
 void PlanFile(const GroupedBindData &bind, idx_t f, const vtx::FileMetadata &meta, const ValueColumns &values,
               ZoneFilter &filter, std::vector<std::unique_ptr<BucketEvaluator>> &buckets, GroupedAggregation &groups,
-              std::vector<ZoneWork> &work) {
+              std::vector<ZoneWork> &work, ZoneCounters &counters) {
 	std::vector<bool> key_null(bind.keys.size());
 	std::vector<std::string> key(bind.keys.size());
 	std::vector<const vtx::ZoneStats *> stats;
@@ -276,6 +278,7 @@ void PlanFile(const GroupedBindData &bind, idx_t f, const vtx::FileMetadata &met
 		// of a long file skips nearly every zone).
 		const auto match = filter.Classify(zone, f, matches);
 		if (match == ZoneMatch::NONE) {
+			counters.skipped++;
 			continue;
 		}
 		bool constant = true;
@@ -300,8 +303,10 @@ void PlanFile(const GroupedBindData &bind, idx_t f, const vtx::FileMetadata &met
 		}
 		if (constant) {
 			groups.AddZone(key_null, key, zone.rows, stats);
+			counters.from_stats++;
 		} else {
 			work.push_back(ZoneWork {f, z, match, matches});
+			counters.decoded++;
 		}
 	}
 }
@@ -437,7 +442,7 @@ unique_ptr<GlobalTableFunctionState> GroupedInit(ClientContext &context, TableFu
 				                bind.files[f].path);
 			}
 		}
-		PlanFile(bind, f, *g->files.back().meta, g->values, filter, buckets, g->groups, g->work);
+		PlanFile(bind, f, *g->files.back().meta, g->values, filter, buckets, g->groups, g->work, g->zones);
 	}
 	g->max_threads =
 	    std::max<idx_t>(1, std::min<idx_t>(g->work.size(), TaskScheduler::GetScheduler(context).NumberOfThreads()));
@@ -645,6 +650,18 @@ unique_ptr<FunctionData> GroupedDeserialize(Deserializer &d, TableFunction &) {
 
 } // namespace
 
+namespace {
+
+InsertionOrderPreservingMap<string> GroupedDynamicToString(TableFunctionDynamicToStringInput &input) {
+	InsertionOrderPreservingMap<string> result;
+	if (input.global_state) {
+		input.global_state->Cast<GroupedGlobalState>().zones.Show(result);
+	}
+	return result;
+}
+
+} // namespace
+
 TableFunction GetGroupedAggregateFunction() {
 	// Its own name, so that a serialized plan finds it again in the catalog (extension.cpp
 	// registers it); EXPLAIN shows it as VORTEX_SCAN_GROUPED.
@@ -653,6 +670,7 @@ TableFunction GetGroupedAggregateFunction() {
 	tf.deserialize = GroupedDeserialize;
 	tf.get_partition_data = GroupedPartitionData;
 	tf.to_string = GroupedToString;
+	tf.dynamic_to_string = GroupedDynamicToString;
 	tf.projection_pushdown = true;
 	return tf;
 }

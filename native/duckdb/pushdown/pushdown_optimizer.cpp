@@ -647,6 +647,16 @@ struct GroupKey {
 	unique_ptr<Expression> transform;
 };
 
+//! A calendar field of a column (`hour(ts)`): not monotone; its keys come from DuckDB's executor
+//! per row, and a zone within one unit of it has one key (BucketEvaluator::OneKey).
+bool CalendarKey(const Expression &e, const Expression *&input, bool &monotone) {
+	if (!CalendarFieldOf(e, input) || input->GetExpressionClass() != ExpressionClass::BOUND_COLUMN_REF) {
+		return false;
+	}
+	monotone = false;
+	return true;
+}
+
 //! The scan fields a GROUP BY groups on: plain columns of the scan of groupable types, uncast,
 //! bucket functions of such columns (bucket_keys.hpp), or either under DuckDB's compressed
 //! materialization.
@@ -681,7 +691,7 @@ bool ResolveKeys(ClientContext &context, const Chain &chain, const LogicalAggreg
 			if (!ResolveColumn(chain, *inner, key.field) || inner->return_type != chain.scan->types[key.field]) {
 				return false;
 			}
-		} else if (buckets && BucketFunction(context, *inner, input, key.monotone)) {
+		} else if (buckets && (BucketFunction(context, *inner, input, key.monotone) || CalendarKey(*inner, input, key.monotone))) {
 			if (!ResolveColumn(chain, *input, key.field) || input->return_type != chain.scan->types[key.field] ||
 			    chain.scan->fields[key.field].type.IsNested()) {
 				return false;
@@ -724,13 +734,27 @@ hugeint_t StorageInteger(const Value &v) {
 
 //! An upper bound on the buckets of a key in one zone: one where its statistics prove one, else
 //! the distance between the buckets of its min and max over the function's granularity (or, not
-//! monotone, the column's own bound).
+//! monotone, the column's own bound, or one where a calendar field has one key in the zone).
 uint64_t BucketsBound(const ScanBindData &scan, const GroupKey &key, BucketEvaluator &bucket, const vtx::ChunkMeta &chunk,
                       uint64_t rows) {
 	auto &stats = chunk.stats;
 	const uint64_t column_bound = vtx::compute::GroupedAggregation::KeysBound(scan.fields[key.field].type, chunk, rows);
-	if (!key.monotone || !stats.has_minmax || !stats.minmax_exact || scan.fields[key.field].type.IsFloat()) {
+	if (!stats.has_minmax || !stats.minmax_exact || scan.fields[key.field].type.IsFloat()) {
 		return column_bound;
+	}
+	if (!key.monotone) {
+		// A calendar field's keys come from DuckDB's executor row by row, and the reader's grouping
+		// of them was slower than DuckDB's own (10M rows, `hour(ts)` over zones of ten days: 177
+		// against 133 ms): only a zone within one unit of the field is cheap, answered from its
+		// statistics.
+		const bool one = bucket.OneKey(RawToValue(scan.types[key.field], stats.min), RawToValue(scan.types[key.field], stats.max));
+		if (one && stats.nulls == 0) {
+			return 1; // answered from statistics
+		}
+		if (bucket.CalendarField()) {
+			return rows; // decoded, the keys evaluated row by row
+		}
+		return one ? MinValue<uint64_t>(column_bound, 2) : column_bound;
 	}
 	auto lo = bucket.Apply(RawToValue(scan.types[key.field], stats.min));
 	auto hi = bucket.Apply(RawToValue(scan.types[key.field], stats.max));
@@ -776,7 +800,8 @@ bool CheapToGroup(ClientContext &context, const ScanBindData &scan, const std::v
                   const std::vector<PushedFilter> &filters, const std::vector<GroupKey> &keys) {
 	std::vector<std::unique_ptr<BucketEvaluator>> buckets;
 	for (auto &k : keys) {
-		buckets.push_back(k.bucket ? std::make_unique<BucketEvaluator>(context, *k.bucket, scan.fields[k.field].type) : nullptr);
+		buckets.push_back(k.bucket ? std::make_unique<BucketEvaluator>(context, *k.bucket, scan.fields[k.field].type, k.monotone)
+		                           : nullptr);
 	}
 	uint64_t total = 0, expensive = 0;
 	// (Measured for the runs of one monotone bucket key; other keys group by dense ids per row.)

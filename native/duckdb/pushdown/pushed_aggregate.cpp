@@ -69,12 +69,6 @@ void PushedBindData::Read(vtx::InputSource &source, const vtx::FileMetadata &met
 
 namespace {
 
-struct ZoneCounters {
-	idx_t from_stats = 0; //! every row matches: answered from zone statistics
-	idx_t skipped = 0;    //! no row matches
-	idx_t decoded = 0;    //! decoded (straddling the filters, or statistics that cannot answer)
-};
-
 
 using vtx::compute::ZoneMatch;
 
@@ -503,9 +497,7 @@ InsertionOrderPreservingMap<string> PushedDynamicToString(TableFunctionDynamicTo
 	InsertionOrderPreservingMap<string> result;
 	if (input.global_state) {
 		auto &g = input.global_state->Cast<PushedGlobalState>();
-		result["Zones From Statistics"] = std::to_string(g.zones.from_stats);
-		result["Zones Skipped"] = std::to_string(g.zones.skipped);
-		result["Zones Decoded"] = std::to_string(g.zones.decoded);
+		g.zones.Show(result);
 		if (g.by_entry) {
 			result["Zones Aggregated Per Dictionary Entry"] = std::to_string(g.by_entry.load());
 		}

@@ -14,6 +14,12 @@ ZoneFilter::ZoneFilter(ClientContext &context, const std::vector<PushedFilter> &
       files(files), columns(std::move(columns)), evaluator(context, expressions) {
 }
 
+void ZoneCounters::Show(InsertionOrderPreservingMap<string> &result) const {
+	result["Zones From Statistics"] = std::to_string(from_stats);
+	result["Zones Skipped"] = std::to_string(skipped);
+	result["Zones Decoded"] = std::to_string(decoded);
+}
+
 ZoneMatch ZoneFilter::Classify(const vtx::ZoneMeta &zone, idx_t file, std::vector<ZoneMatch> &matches) {
 	matches.resize(Count());
 	auto match = ZoneMatch::ALL;

@@ -12,6 +12,15 @@
 
 namespace vortex {
 
+//! What became of a pushed aggregate's zones, for EXPLAIN ANALYZE.
+struct ZoneCounters {
+	duckdb::idx_t from_stats = 0; //! answered from zone statistics
+	duckdb::idx_t skipped = 0;    //! no row matches
+	duckdb::idx_t decoded = 0;    //! decoded (straddling the filters, or statistics that cannot answer)
+
+	void Show(duckdb::InsertionOrderPreservingMap<duckdb::string> &result) const;
+};
+
 //! One thread's view of the filters (expression filters need an executor per thread).
 class ZoneFilter {
 public:

@@ -1,6 +1,7 @@
 #include "monotone_functions.hpp"
 
 #include "../type_mapping.hpp"
+#include "duckdb/function/function_binder.hpp"
 #include "duckdb/planner/expression/bound_cast_expression.hpp"
 #include "duckdb/planner/expression/bound_constant_expression.hpp"
 #include "duckdb/planner/expression/bound_function_expression.hpp"
@@ -111,6 +112,50 @@ bool BucketFunction(ClientContext &context, const Expression &key, const Express
 	}
 	input = &Child(key, position);
 	return true;
+}
+
+// Coarser than needed is still exact: decade, century and millennium are taken per year because
+// date_trunc's centuries begin a year before century()'s.
+const CalendarField *CalendarFieldOf(const Expression &e, const Expression *&input) {
+	static const CalendarField kFields[] = {
+	    {"month", "month", "year"},     {"quarter", "quarter", "year"},   {"day", "day", "month"},
+	    {"dayofmonth", "day", "month"}, {"dayofyear", "day", "year"},     {"isodow", "day", "week"},
+	    {"hour", "hour", "day"},        {"minute", "minute", "hour"},     {"second", "second", "minute"},
+	    {"millisecond", "millisecond", "minute"},
+	    {"monthname", "month", nullptr}, {"dayofweek", "day", nullptr},   {"weekday", "day", nullptr},
+	    {"dayname", "day", nullptr},    {"decade", "year", nullptr},      {"century", "year", nullptr},
+	    {"millennium", "year", nullptr},
+	};
+	if (e.GetExpressionClass() != ExpressionClass::BOUND_FUNCTION) {
+		return nullptr;
+	}
+	auto &fn = e.Cast<BoundFunctionExpression>();
+	if (fn.children.size() != 1) {
+		return nullptr;
+	}
+	auto type = fn.children[0]->return_type.id();
+	if (type != LogicalTypeId::DATE && type != LogicalTypeId::TIMESTAMP) {
+		return nullptr;
+	}
+	for (auto &f : kFields) {
+		if (fn.function.name == f.name) {
+			input = fn.children[0].get();
+			return &f;
+		}
+	}
+	return nullptr;
+}
+
+unique_ptr<Expression> TruncationOf(ClientContext &context, const char *unit, unique_ptr<Expression> input) {
+	vector<unique_ptr<Expression>> args;
+	args.push_back(make_uniq<BoundConstantExpression>(Value(unit)));
+	args.push_back(std::move(input));
+	try {
+		ErrorData error;
+		return FunctionBinder(context).BindScalarFunction(DEFAULT_SCHEMA, "date_trunc", std::move(args), error);
+	} catch (std::exception &) {
+		return nullptr;
+	}
 }
 
 } // namespace vortex

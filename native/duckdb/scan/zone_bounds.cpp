@@ -1,7 +1,6 @@
 #include "zone_bounds.hpp"
 
 #include "monotone_functions.hpp"
-#include "duckdb/function/function_binder.hpp"
 #include "duckdb/planner/expression/bound_between_expression.hpp"
 #include "duckdb/planner/expression/bound_comparison_expression.hpp"
 #include "duckdb/planner/expression/bound_conjunction_expression.hpp"
@@ -24,32 +23,6 @@ bool MonotoneChain(ClientContext &context, const Expression &e) {
 	const Expression *input = nullptr;
 	bool monotone = false;
 	return BucketFunction(context, e, input, monotone) && monotone && MonotoneChain(context, *input);
-}
-
-//! A calendar field: the date_trunc unit within which it is one value, and the one within which
-//! it never decreases (null where none is). Coarser than needed is still exact: decade, century
-//! and millennium are taken per year because date_trunc's centuries begin a year before
-//! century()'s.
-struct FieldUnits {
-	const char *name, *unit, *parent;
-};
-
-const FieldUnits *FieldOf(const std::string &name) {
-	static const FieldUnits kFields[] = {
-	    {"month", "month", "year"},     {"quarter", "quarter", "year"},    {"day", "day", "month"},
-	    {"dayofmonth", "day", "month"}, {"dayofyear", "day", "year"},      {"isodow", "day", "week"},
-	    {"hour", "hour", "day"},        {"minute", "minute", "hour"},      {"second", "second", "minute"},
-	    {"millisecond", "millisecond", "minute"},
-	    {"monthname", "month", nullptr}, {"dayofweek", "day", nullptr},   {"weekday", "day", nullptr},
-	    {"dayname", "day", nullptr},    {"decade", "year", nullptr},       {"century", "year", nullptr},
-	    {"millennium", "year", nullptr},
-	};
-	for (auto &f : kFields) {
-		if (name == f.name) {
-			return &f;
-		}
-	}
-	return nullptr;
 }
 
 bool NonNullConstant(const Expression &e) {
@@ -83,42 +56,22 @@ ZoneMatch CompareRange(const Value &lo, const Value &hi, ExpressionType op, cons
 
 } // namespace
 
-unique_ptr<Expression> ZoneBounds::Truncation(const char *unit, const Expression &input) {
-	vector<unique_ptr<Expression>> args;
-	args.push_back(make_uniq<BoundConstantExpression>(Value(unit)));
-	args.push_back(input.Copy());
-	try {
-		ErrorData error;
-		return FunctionBinder(context).BindScalarFunction(DEFAULT_SCHEMA, "date_trunc", std::move(args), error);
-	} catch (std::exception &) {
-		return nullptr;
-	}
-}
-
 int ZoneBounds::TermOf(const Expression &e) {
 	Term t;
 	if (MonotoneChain(context, e)) {
 		t.expression = e.Copy();
 	} else {
-		if (e.GetExpressionClass() != ExpressionClass::BOUND_FUNCTION) {
+		const Expression *input = nullptr;
+		auto field = CalendarFieldOf(e, input);
+		if (!field || !MonotoneChain(context, *input)) {
 			return -1;
 		}
-		auto &fn = e.Cast<BoundFunctionExpression>();
-		auto field = FieldOf(fn.function.name);
-		if (!field || fn.children.size() != 1 || !MonotoneChain(context, *fn.children[0])) {
-			return -1;
-		}
-		// Not TIMESTAMP WITH TIME ZONE: its fields are local time, which can run backwards.
-		auto input = fn.children[0]->return_type.id();
-		if (input != LogicalTypeId::DATE && input != LogicalTypeId::TIMESTAMP) {
-			return -1;
-		}
-		t.truncation = Truncation(field->unit, *fn.children[0]);
+		t.truncation = TruncationOf(context, field->unit, input->Copy());
 		if (!t.truncation) {
 			return -1;
 		}
 		if (field->parent) {
-			t.parent = Truncation(field->parent, *fn.children[0]);
+			t.parent = TruncationOf(context, field->parent, input->Copy());
 		}
 		t.expression = e.Copy();
 		t.truncation_executor = make_uniq<ExpressionExecutor>(context, *t.truncation);

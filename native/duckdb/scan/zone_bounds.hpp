@@ -53,8 +53,6 @@ private:
 	Node Build(const duckdb::Expression &e);
 	//! The index of `e` as a term, or -1 where it is none.
 	int TermOf(const duckdb::Expression &e);
-	//! date_trunc(unit, input), bound by DuckDB; null where it does not bind.
-	duckdb::unique_ptr<duckdb::Expression> Truncation(const char *unit, const duckdb::Expression &input);
 	bool Same(duckdb::ExpressionExecutor &executor, const duckdb::Expression &e);
 	//! The range of term t over [min, max]; false where unknown.
 	bool Range(size_t t, duckdb::Value &lo, duckdb::Value &hi);
