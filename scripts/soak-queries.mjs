@@ -168,7 +168,9 @@ const shape = () => {
     // Computed keys the grouped scan buckets itself (round three).
     "date_trunc('hour', ts)", "date_trunc('day', ts)", "time_bucket(INTERVAL '15 minutes', ts)",
     "date_trunc('month', dt)", "date_trunc('hour', tz)", "date_trunc('day', tz)", "time_bucket(INTERVAL '1 day', tz)",
-    "date_trunc('day', ts), s", 'k // 4', 'year(dt)']);
+    "date_trunc('day', ts), s", 'k // 4', 'year(dt)',
+    // Calendar fields (session 20): one key within a unit of time.
+    'hour(ts)', 'dayofweek(ts)', 'month(dt)', 'day(ts), s']);
   const distinctCol = pick(['s', 'x', 'k', 'dt', 'txt', 'u8', 'i16', 'z']);
   const limit = random() < 0.3 ? ` LIMIT ${int(1, 500)}` : '';
   const order = pick(['id DESC', 'id', 'x DESC NULLS LAST, id', 'ts DESC, id', 'm, id']);
