@@ -112,14 +112,15 @@ bool BucketEvaluator::OneKey(const Value &min, const Value &max) {
 	if (min == max) {
 		return true;
 	}
+	// Compared only when neither is NULL: DuckDB's Value comparison raises an internal error (which
+	// invalidates the database) on NULL, and a NULL end (year('-infinity')) proves no one key.
+	auto same = [](const Value &a, const Value &b) {
+		return !a.IsNull() && !b.IsNull() && a == b;
+	};
 	if (monotone) {
-		return Apply(min) == Apply(max);
+		return same(Apply(min), Apply(max));
 	}
-	if (!truncation_executor) {
-		return false;
-	}
-	auto a = At(*truncation_executor, *truncation, min);
-	return !a.IsNull() && a == At(*truncation_executor, *truncation, max);
+	return truncation_executor && same(At(*truncation_executor, *truncation, min), At(*truncation_executor, *truncation, max));
 }
 
 Value BucketEvaluator::At(ExpressionExecutor &over, const Expression &e, const Value &input) {
