@@ -1,8 +1,8 @@
 // GROUP BY keys that are bucket functions of one column (src/rules.ts, bucketFunctions):
 // `date_trunc('hour', ts)`, `time_bucket(INTERVAL '15 minutes', ts)`, `ts::DATE`, `year(ts)`,
-// `id // 1000`, and calendar fields (`hour(ts)`, `dayofweek(ts)`, `month(d)`). The grouped scan evaluates the function itself with DuckDB's ExpressionExecutor on
-// the column's values (so the key's type and value are DuckDB's by construction) and groups on the
-// results. The bucket functions are monotone (non-decreasing) in their input, so a zone whose min
+// `id // 1000`, and calendar fields (`hour(ts)`, `dayofweek(ts)`, `month(d)`). The grouped scan
+// evaluates the function itself with DuckDB's ExpressionExecutor on the column's values (so the
+// key's type and value are DuckDB's by construction) and groups on the results. The bucket functions are monotone (non-decreasing) in their input, so a zone whose min
 // and max give the same key has that one key on every row and is answered from its statistics (a
 // calendar field: where min and max lie in one unit of it, e.g. one hour for `hour`); where a
 // function depends on the TimeZone setting (TIMESTAMP WITH TIME ZONE), local time can run
