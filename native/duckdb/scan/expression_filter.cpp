@@ -3,6 +3,7 @@
 #include "column_emit.hpp"
 #include "../../compute/selection.hpp"
 #include "../type_mapping.hpp"
+#include "duckdb/common/enums/date_part_specifier.hpp"
 #include "duckdb/planner/expression/bound_between_expression.hpp"
 #include "duckdb/planner/expression/bound_cast_expression.hpp"
 #include "duckdb/planner/expression/bound_comparison_expression.hpp"
@@ -125,10 +126,10 @@ int IntegerDigits(const LogicalType &t) {
 	}
 }
 
-//! `date_trunc(part, ts)` of a TIMESTAMP to a day or a finer part: a value within the TIMESTAMP
-//! range, since its first timestamp is a midnight; `day` only where `day_only`. (Not coarser
-//! parts: a week or a month begins before the first timestamp, which DuckDB 1.5 then cannot
-//! represent.)
+//! `date_trunc(part, ts)` of a TIMESTAMP to a day or a finer part (to a day only, with
+//! `day_only`): a value within the TIMESTAMP range, since its first timestamp is a midnight. (Not
+//! coarser parts: a week or a month begins before the first timestamp, which DuckDB 1.5 then
+//! cannot represent.)
 bool TruncatedTimestamp(const Expression &e, bool day_only) {
 	if (e.GetExpressionClass() != ExpressionClass::BOUND_FUNCTION) {
 		return false;
@@ -140,29 +141,22 @@ bool TruncatedTimestamp(const Expression &e, bool day_only) {
 		return false;
 	}
 	auto &part = fn.children[0]->Cast<BoundConstantExpression>().value;
-	if (part.IsNull() || part.type().id() != LogicalTypeId::VARCHAR) {
+	DatePartSpecifier spec;
+	if (part.IsNull() || part.type().id() != LogicalTypeId::VARCHAR || !TryGetDatePartSpecifier(part.ToString(), spec)) {
 		return false;
 	}
-	static const char *const kDay[] = {"day", "days", "d", "dayofmonth"};
-	static const char *const kFiner[] = {"hour",   "hours",   "h",       "minute",      "minutes",      "m",
-	                                     "second", "seconds", "s",       "millisecond", "milliseconds", "ms",
-	                                     "microsecond", "microseconds", "us"};
-	auto name = StringUtil::Lower(part.ToString());
-	for (auto p : kDay) {
-		if (name == p) {
-			return true;
-		}
+	switch (spec) {
+	case DatePartSpecifier::DAY:
+		return true;
+	case DatePartSpecifier::HOUR:
+	case DatePartSpecifier::MINUTE:
+	case DatePartSpecifier::SECOND:
+	case DatePartSpecifier::MILLISECONDS:
+	case DatePartSpecifier::MICROSECONDS:
+		return !day_only;
+	default:
+		return false;
 	}
-	for (auto p : kFiner) {
-		if (!day_only && name == p) {
-			return true;
-		}
-	}
-	return false;
-}
-
-bool DayOfTimestamp(const Expression &e) {
-	return TruncatedTimestamp(e, true);
 }
 
 //! Casts that no input can make fail: to the same type, integers to wider integers of the same
@@ -201,7 +195,7 @@ bool SafeCast(const BoundCastExpression &cast) {
 	if (to.id() == LogicalTypeId::DATE) {
 		return from.id() == LogicalTypeId::TIMESTAMP; // the day of a timestamp; infinities stay infinite
 	}
-	if (to.id() == LogicalTypeId::TIMESTAMP && from.id() == LogicalTypeId::DATE && DayOfTimestamp(*cast.child)) {
+	if (to.id() == LogicalTypeId::TIMESTAMP && from.id() == LogicalTypeId::DATE && TruncatedTimestamp(*cast.child, true)) {
 		return true; // back to the timestamp it came from, truncated (DuckDB 1.4 types the day a DATE)
 	}
 	if (from.id() == LogicalTypeId::DECIMAL && IntegerType(to) && to.IsSigned()) {

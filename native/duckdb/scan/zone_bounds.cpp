@@ -234,23 +234,15 @@ bool ZoneBounds::TermRange(size_t index, Value &lo, Value &hi) {
 
 ZoneMatch ZoneBounds::Decide(const Node &node) {
 	switch (node.kind) {
-	case Node::Kind::AND: {
-		auto m = ZoneMatch::ALL;
-		for (auto &c : node.children) {
-			m = vtx::compute::And(m, Decide(c));
-			if (m == ZoneMatch::NONE) {
-				break;
-			}
-		}
-		return m;
-	}
+	case Node::Kind::AND:
 	case Node::Kind::OR: {
-		auto m = ZoneMatch::NONE;
-		for (auto &c : node.children) {
-			m = vtx::compute::Or(m, Decide(c));
-			if (m == ZoneMatch::ALL) {
-				break;
-			}
+		// An AND starts at ALL and is decided by a NONE; an OR the other way round.
+		const bool all = node.kind == Node::Kind::AND;
+		const auto decisive = all ? ZoneMatch::NONE : ZoneMatch::ALL;
+		auto m = all ? ZoneMatch::ALL : ZoneMatch::NONE;
+		for (size_t i = 0; i < node.children.size() && m != decisive; i++) {
+			const auto c = Decide(node.children[i]);
+			m = all ? vtx::compute::And(m, c) : vtx::compute::Or(m, c);
 		}
 		return m;
 	}
