@@ -43,6 +43,7 @@ const CASES = {
       WHERE day(ts) = 15 AND month(ts) = 1 GROUP BY h ORDER BY h`,
   'weekends: dayofweek(ts) IN (0, 6)': (f) => `SELECT count(*), sum(amount) FROM ${f} WHERE dayofweek(ts) IN (0, 6)`,
   'GROUP BY dayofweek(ts)': (f) => `SELECT dayofweek(ts) AS w, count(*), sum(amount) FROM ${f} GROUP BY w ORDER BY w`,
+  'by hour of day: GROUP BY hour(ts)': (f) => `SELECT hour(ts) AS h, count(*), sum(amount) FROM ${f} GROUP BY h ORDER BY h`,
   'count(DISTINCT region)': (f) => `SELECT count(DISTINCT region) FROM ${f}`,
   'approx_count_distinct(user_id)': (f) => `SELECT approx_count_distinct(user_id) FROM ${f}`,
   'count(DISTINCT user_id) per day': (f) => `SELECT ts::DATE AS d, count(DISTINCT user_id) FROM ${f} GROUP BY d ORDER BY d`,

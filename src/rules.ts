@@ -114,8 +114,8 @@ export const expressionPushdown = Object.freeze({ setting: 'vortex_pushdown_expr
  * DuckDB's by construction, and groups on the results. All but the calendar fields are monotone
  * (non-decreasing) in their input, so a zone whose min and max fall in one bucket has that bucket
  * on every row and is answered from its statistics; a calendar field has one value within a unit
- * of time, so a zone whose min and max lie in one such unit is answered so too, and a query whose
- * zones mostly do not is left to DuckDB (its per-row keys are no cheaper in the reader). Functions of a
+ * of time, so a zone whose min and max lie in one such unit is answered so too, a sorted zone's keys
+ * come as runs of that unit, and a query whose zones span too many units is left to DuckDB. Functions of a
  * TIMESTAMP WITH TIME ZONE depend on the TimeZone setting, and local time runs backwards at a
  * daylight-saving or zone change (at midnight in some zones, so even the local date does): for
  * those the statistics shortcut is taken only while TimeZone is UTC; other zones are decoded and

@@ -98,12 +98,13 @@ int64_t BucketGranularity(const Expression &bucket) {
 BucketEvaluator::BucketEvaluator(ClientContext &context, const Expression &bucket, vtx::ColumnType input_type,
                                  bool monotone)
     : context(context), bucket(bucket), input_type(input_type), input_logical(ToLogicalType(input_type)),
-      executor(context, bucket), monotone(monotone) {
+      executor(context, bucket), ends(context, bucket, input_logical), monotone(monotone) {
 	const Expression *input = nullptr;
 	if (auto field = CalendarFieldOf(bucket, input)) {
 		truncation = TruncationOf(context, field->unit, input->Copy());
 		if (truncation) {
 			truncation_executor = make_uniq<ExpressionExecutor>(context, *truncation);
+			truncation_ends = make_uniq<ValueEvaluator>(context, *truncation, input_logical);
 		}
 	}
 }
@@ -118,28 +119,21 @@ bool BucketEvaluator::OneKey(const Value &min, const Value &max) {
 		return !a.IsNull() && !b.IsNull() && a == b;
 	};
 	if (monotone) {
-		return same(Apply(min), Apply(max));
+		Value a, b;
+		return Apply(min, a) && Apply(max, b) && same(a, b);
 	}
-	if (!truncation_executor) {
-		return false;
-	}
-	// The truncation is only a proof of one key, and can fail where the field cannot: DuckDB 1.5
-	// types date_trunc('month', ts) a TIMESTAMP, out of range before the first timestamp's month.
-	try {
-		return same(At(*truncation_executor, *truncation, min), At(*truncation_executor, *truncation, max));
-	} catch (std::exception &) {
-		return false;
-	}
+	// A truncation that fails is NULL here (Truncate): no proof.
+	return truncation_executor && same(Truncate(min), Truncate(max));
 }
 
-Value BucketEvaluator::At(ExpressionExecutor &over, const Expression &e, const Value &input) {
-	DataChunk chunk;
-	chunk.Initialize(Allocator::Get(context), {input_logical}, 1);
-	chunk.data[0].Reference(input.IsNull() ? Value(input_logical) : input);
-	chunk.SetCardinality(1);
-	Vector result(e.return_type, 1);
-	over.ExecuteExpression(chunk, result);
-	return result.GetValue(0);
+// The truncation is only a proof about the field, and can fail where the field cannot: DuckDB 1.5
+// types date_trunc('month', ts) a TIMESTAMP, out of range before the first timestamp's month.
+Value BucketEvaluator::Truncate(const Value &input) {
+	Value out;
+	if (!truncation_ends || !truncation_ends->At(input, out)) {
+		return Value();
+	}
+	return out;
 }
 
 namespace {
@@ -189,10 +183,21 @@ bool SortedRun(const vtx::DecodedColumn &in, const vtx::ColumnType &type, uint64
 	}
 }
 
+//! Marks rows [begin, end) valid in an LSB-first bitmap.
+void SetValid(std::vector<uint64_t> &validity, uint64_t begin, uint64_t end) {
+	for (uint64_t row = begin; row < end;) {
+		const uint64_t bit = row & 63;
+		const uint64_t span = std::min<uint64_t>(64 - bit, end - row);
+		validity[row >> 6] |= (span == 64 ? ~uint64_t(0) : ((uint64_t(1) << span) - 1)) << bit;
+		row += span;
+	}
+}
+
 } // namespace
 
-bool BucketEvaluator::EvaluateRows(const vtx::DecodedColumn &in, const std::vector<uint64_t> &rows, idx_t width,
-                                   std::vector<uint8_t> &out) {
+bool BucketEvaluator::EvaluateRows(ExpressionExecutor &over, const Expression &e, const vtx::DecodedColumn &in,
+                                   const std::vector<uint64_t> &rows, std::vector<uint8_t> &out) {
+	const idx_t width = GetTypeIdSize(e.return_type.InternalType());
 	out.resize(rows.size() * width);
 	// SortedRun admits integer-stored columns only, whose storage is DuckDB's own: the values are
 	// copied as they are into a vector of the input type, up to a vector's worth per call.
@@ -207,8 +212,8 @@ bool BucketEvaluator::EvaluateRows(const vtx::DecodedColumn &in, const std::vect
 			std::memcpy(data + i * in_width, in.Fixed() + rows[start + i] * in_width, in_width);
 		}
 		picked.SetCardinality(n);
-		Vector result(bucket.return_type);
-		executor.ExecuteExpression(picked, result);
+		Vector result(e.return_type);
+		over.ExecuteExpression(picked, result);
 		UnifiedVectorFormat format;
 		result.ToUnifiedFormat(n, format);
 		for (idx_t i = 0; i < n; i++) {
@@ -223,33 +228,51 @@ bool BucketEvaluator::EvaluateRows(const vtx::DecodedColumn &in, const std::vect
 }
 
 // A monotone function over ascending values: where two samples give the same key, every row
-// between them has it too (f(a) <= f(x) <= f(b) = f(a)). Sorted columns (event times) then cost
-// one evaluation per kSampleStride rows plus the rows around each change of key, in two calls of
-// DuckDB's executor for the whole range.
+// between them has it too (f(a) <= f(x) <= f(b) = f(a)). A calendar field is not monotone, but
+// its truncation to the field's unit is, and rows with one truncation have one field value
+// (`hour` within one `date_trunc('hour', ...)`): samples are compared by their truncation, and
+// keyed by the field. Sorted columns (event times) then cost one evaluation per kSampleStride rows
+// plus the rows around each change of key, in a few calls of DuckDB's executor for the range.
 bool BucketEvaluator::SortedKeyRuns(const vtx::DecodedColumn &in, uint64_t begin, uint64_t end,
                                     uint64_t min_average_run, std::vector<uint64_t> &starts,
                                     std::vector<std::string> &keys) {
 	starts.clear();
 	keys.clear();
-	if (!monotone || end > in.count || !SortedRun(in, input_type, begin, end)) {
+	if ((!monotone && !truncation_executor) || end > in.count || !SortedRun(in, input_type, begin, end)) {
 		return false;
 	}
 	const uint64_t rows = end - begin;
 	const idx_t width = GetTypeIdSize(bucket.return_type.InternalType());
 	std::vector<uint64_t> samples, inner;
-	std::vector<uint8_t> sample_keys, inner_keys;
+	std::vector<uint8_t> sample_keys, sample_units, inner_keys;
 	for (uint64_t i = begin; i < end; i += kSampleStride) {
 		samples.push_back(i);
 	}
 	if (samples.back() != end - 1) {
 		samples.push_back(end - 1);
 	}
-	if (!EvaluateRows(in, samples, width, sample_keys)) {
+	if (!EvaluateRows(executor, bucket, in, samples, sample_keys)) {
 		return false;
 	}
-	// Between two samples with one key every row has it; elsewhere each row is evaluated.
+	// What two samples are compared by: their keys, or a calendar field's truncations. The
+	// truncation can fail where the field does not (DuckDB 1.5's date_trunc('month', ...) of the
+	// first timestamps); then there are no runs, and the rows are keyed one by one.
+	const Expression &unit = monotone ? bucket : *truncation;
+	if (!monotone) {
+		try {
+			if (!EvaluateRows(*truncation_executor, unit, in, samples, sample_units)) {
+				return false;
+			}
+		} catch (std::exception &) {
+			return false;
+		}
+	}
+	const std::vector<uint8_t> &compared = monotone ? sample_keys : sample_units;
+	const idx_t compared_width = GetTypeIdSize(unit.return_type.InternalType());
+	// Between two samples with one key (or unit) every row has it; elsewhere each row is evaluated.
 	auto differ = [&](size_t j) {
-		return std::memcmp(sample_keys.data() + j * width, sample_keys.data() + (j + 1) * width, width) != 0;
+		return std::memcmp(compared.data() + j * compared_width, compared.data() + (j + 1) * compared_width,
+		                   compared_width) != 0;
 	};
 	// Each window whose ends differ starts at least one run: too many, and the runs would be too.
 	const uint64_t max_runs = rows / std::max<uint64_t>(min_average_run, 1) + 1;
@@ -264,7 +287,7 @@ bool BucketEvaluator::SortedKeyRuns(const vtx::DecodedColumn &in, uint64_t begin
 			}
 		}
 	}
-	if (!EvaluateRows(in, inner, width, inner_keys)) {
+	if (!EvaluateRows(executor, bucket, in, inner, inner_keys)) {
 		return false;
 	}
 	auto add = [&](uint64_t row, const uint8_t *key) {
@@ -283,8 +306,8 @@ bool BucketEvaluator::SortedKeyRuns(const vtx::DecodedColumn &in, uint64_t begin
 	return starts.size() <= max_runs;
 }
 
-Value BucketEvaluator::Apply(const Value &input) {
-	return At(executor, bucket, input);
+bool BucketEvaluator::Apply(const Value &input, Value &out) {
+	return ends.At(input, out);
 }
 
 void BucketEvaluator::ApplyColumn(const vtx::DecodedColumn &in, vtx::DecodedColumn &out, const uint8_t *selected) {
@@ -310,9 +333,9 @@ void BucketEvaluator::ApplyColumn(const vtx::DecodedColumn &in, vtx::DecodedColu
 				const uint64_t run_end = r + 1 < starts.size() ? starts[r + 1] : offset + n;
 				for (uint64_t row = starts[r]; row < run_end; row++) {
 					std::memcpy(out.fixed.data() + row * width, keys[r].data(), width);
-					out.validity[row >> 6] |= uint64_t(1) << (row & 63);
 				}
 			}
+			SetValid(out.validity, offset, offset + n);
 			continue;
 		}
 		chunk.Reset();
@@ -337,6 +360,12 @@ void BucketEvaluator::ApplyColumn(const vtx::DecodedColumn &in, vtx::DecodedColu
 		// may have become a constant or a dictionary over another batch.
 		Vector result(bucket.return_type);
 		executor.ExecuteExpression(chunk, result);
+		if (m == n && result.GetVectorType() == VectorType::FLAT_VECTOR && FlatVector::Validity(result).AllValid()) {
+			// Every row evaluated and none NULL (the usual case): one copy.
+			std::memcpy(out.fixed.data() + offset * width, FlatVector::GetData(result), n * width);
+			SetValid(out.validity, offset, offset + n);
+			continue;
+		}
 		UnifiedVectorFormat format;
 		result.ToUnifiedFormat(m, format);
 		for (idx_t i = 0; i < m; i++) {

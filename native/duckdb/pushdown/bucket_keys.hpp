@@ -12,6 +12,7 @@
 #include <vector>
 #include "../../format/column.hpp"
 #include "../scan/monotone_functions.hpp"
+#include "../scan/value_evaluator.hpp"
 #include "duckdb.hpp"
 #include "duckdb/execution/expression_executor.hpp"
 
@@ -32,21 +33,29 @@ public:
 	BucketEvaluator(duckdb::ClientContext &context, const duckdb::Expression &bucket, vtx::ColumnType input_type,
 	                bool monotone = false);
 
-	//! The key of one value (NULL in, the function's result for NULL out).
-	duckdb::Value Apply(const duckdb::Value &input);
+	//! The key of one value (NULL in, the function's result for NULL out); false where DuckDB
+	//! raises an error on it (ValueEvaluator: a zone's end may be a row a filter removes).
+	bool Apply(const duckdb::Value &input, duckdb::Value &out);
 	//! Whether every value in [min, max] has one key: the function is monotone and gives min and
 	//! max one key, or it is a calendar field and min and max lie in one of its units.
 	bool OneKey(const duckdb::Value &min, const duckdb::Value &max);
 	bool CalendarField() const {
 		return truncation != nullptr;
 	}
+	//! A calendar field's truncation of one value (NULL where it is NULL, fails, or the function is
+	//! no calendar field), and that truncation's expression (null for other functions).
+	duckdb::Value Truncate(const duckdb::Value &input);
+	const duckdb::Expression *Truncation() const {
+		return truncation.get();
+	}
 
 	//! The key of every row of `in` (decoded whole), into `out` as a fixed-width column of the
 	//! bucket's result type in the format's storage. With `selected`, only rows whose byte is
 	//! nonzero are evaluated (the others come out NULL): DuckDB groups only the rows that pass.
 	void ApplyColumn(const vtx::DecodedColumn &in, vtx::DecodedColumn &out, const uint8_t *selected = nullptr);
-	//! Where the function is monotone and rows [begin, end) of `in` are NULL-free and ascending,
-	//! so that each key covers consecutive rows: the keys as runs, run r from row starts[r] to the
+	//! Where the function is monotone (or a calendar field, whose truncation is) and rows
+	//! [begin, end) of `in` are NULL-free and ascending, so that each key covers consecutive rows
+	//! of each unit: the keys as runs, run r from row starts[r] to the
 	//! next run's start (the last to `end`) with key bytes keys[r] (the format's storage of the
 	//! bucket's result type). Only rows in the range are evaluated. False where that does not
 	//! hold, where a key is NULL, or where runs would be shorter than `min_average_run` rows on
@@ -59,18 +68,17 @@ private:
 	const duckdb::Expression &bucket;
 	vtx::ColumnType input_type;
 	duckdb::LogicalType input_logical;
-	duckdb::ExpressionExecutor executor;
+	duckdb::ExpressionExecutor executor; //! over vectors of the input
+	ValueEvaluator ends;                 //! over single values (a zone's min and max)
 	bool monotone;
 	//! A calendar field's date_trunc unit over the input.
 	duckdb::unique_ptr<duckdb::Expression> truncation;
 	std::unique_ptr<duckdb::ExpressionExecutor> truncation_executor;
-
-	//! `e` (run by `over`) on one value of the input.
-	duckdb::Value At(duckdb::ExpressionExecutor &over, const duckdb::Expression &e, const duckdb::Value &input);
-	//! The keys of rows `rows` of `in` (an integer-stored column), `width` bytes each, into `out`;
-	//! false if any is NULL.
-	bool EvaluateRows(const vtx::DecodedColumn &in, const std::vector<uint64_t> &rows, duckdb::idx_t width,
-	                  std::vector<uint8_t> &out);
+	std::unique_ptr<ValueEvaluator> truncation_ends;
+	//! `e` (run by `over`) on rows `rows` of `in` (an integer-stored column), into `out` in the
+	//! storage of `e`'s type; false if any is NULL.
+	bool EvaluateRows(duckdb::ExpressionExecutor &over, const duckdb::Expression &e, const vtx::DecodedColumn &in,
+	                  const std::vector<uint64_t> &rows, std::vector<uint8_t> &out);
 };
 
 } // namespace vortex

@@ -218,15 +218,16 @@ bool ConstantBucket(const GroupedBindData &bind, idx_t k, BucketEvaluator &bucke
 	auto &logical = bind.field_types[bind.keys[k]];
 	Value result;
 	if (stats.rows > 0 && stats.nulls == stats.rows) {
-		result = bucket.Apply(Value(logical));
+		if (!bucket.Apply(Value(logical), result)) {
+			return false;
+		}
 	} else if (stats.nulls > 0 || !stats.has_minmax || !stats.minmax_exact || type.IsFloat()) {
 		return false;
 	} else {
 		auto min = RawToValue(logical, stats.min);
-		if (!bucket.OneKey(min, RawToValue(logical, stats.max))) {
+		if (!bucket.OneKey(min, RawToValue(logical, stats.max)) || !bucket.Apply(min, result)) {
 			return false;
 		}
-		result = bucket.Apply(min);
 	}
 	is_null = result.IsNull();
 	key.clear();

@@ -7,6 +7,7 @@
 #include "duckdb/planner/expression/bound_constant_expression.hpp"
 #include "duckdb/planner/expression/bound_function_expression.hpp"
 #include "duckdb/planner/expression/bound_operator_expression.hpp"
+#include "duckdb/planner/expression_iterator.hpp"
 
 namespace vortex {
 
@@ -54,6 +55,20 @@ ZoneMatch CompareRange(const Value &lo, const Value &hi, ExpressionType op, cons
 	}
 }
 
+//! The type of the column the filter reads (as input 0), or INVALID where it reads none.
+LogicalType InputType(const Expression &e) {
+	if (e.GetExpressionClass() == ExpressionClass::BOUND_REF) {
+		return e.return_type;
+	}
+	LogicalType found(LogicalTypeId::INVALID);
+	ExpressionIterator::EnumerateChildren(e, [&](const Expression &child) {
+		if (found.id() == LogicalTypeId::INVALID) {
+			found = InputType(child);
+		}
+	});
+	return found;
+}
+
 } // namespace
 
 int ZoneBounds::TermOf(const Expression &e) {
@@ -74,12 +89,12 @@ int ZoneBounds::TermOf(const Expression &e) {
 			t.parent = TruncationOf(context, field->parent, input->Copy());
 		}
 		t.expression = e.Copy();
-		t.truncation_executor = make_uniq<ExpressionExecutor>(context, *t.truncation);
+		t.truncation_value = make_uniq<ValueEvaluator>(context, *t.truncation, input_type_);
 		if (t.parent) {
-			t.parent_executor = make_uniq<ExpressionExecutor>(context, *t.parent);
+			t.parent_value = make_uniq<ValueEvaluator>(context, *t.parent, input_type_);
 		}
 	}
-	t.executor = make_uniq<ExpressionExecutor>(context, *t.expression);
+	t.value = make_uniq<ValueEvaluator>(context, *t.expression, input_type_);
 	terms_.push_back(std::move(t));
 	return int(terms_.size() - 1);
 }
@@ -174,6 +189,10 @@ ZoneBounds::Node ZoneBounds::Build(const Expression &e) {
 
 std::unique_ptr<ZoneBounds> ZoneBounds::Plan(ClientContext &context, const Expression &filter) {
 	std::unique_ptr<ZoneBounds> bounds(new ZoneBounds(context));
+	bounds->input_type_ = InputType(filter);
+	if (bounds->input_type_.id() == LogicalTypeId::INVALID) {
+		return nullptr;
+	}
 	bounds->root_ = bounds->Build(filter);
 	if (bounds->terms_.empty()) {
 		return nullptr;
@@ -181,26 +200,13 @@ std::unique_ptr<ZoneBounds> ZoneBounds::Plan(ClientContext &context, const Expre
 	return bounds;
 }
 
-bool ZoneBounds::At(ExpressionExecutor &executor, const Expression &e, const Value &input, Value &out) {
-	try {
-		if (input_.ColumnCount() == 0) {
-			input_.Initialize(Allocator::Get(context), {input.type()}, 1);
-		}
-		input_.data[0].Reference(input);
-		input_.SetCardinality(1);
-		Vector result(e.return_type, 1);
-		executor.ExecuteExpression(input_, result);
-		out = result.GetValue(0);
-	} catch (std::exception &) {
-		return false; // e.g. a truncation below the first representable timestamp
-	}
-	return !out.IsNull();
+bool ZoneBounds::Known(ValueEvaluator &f, const Value &input, Value &out) {
+	return f.At(input, out) && !out.IsNull();
 }
 
-//! Whether `e` gives one value at the zone's min and at its max.
-bool ZoneBounds::Same(ExpressionExecutor &executor, const Expression &e) {
+bool ZoneBounds::Same(ValueEvaluator &f) {
 	Value a, b;
-	return At(executor, e, min_, a) && At(executor, e, max_, b) && a == b;
+	return Known(f, min_, a) && Known(f, max_, b) && a == b;
 }
 
 bool ZoneBounds::Range(size_t index, Value &lo, Value &hi) {
@@ -216,20 +222,20 @@ bool ZoneBounds::Range(size_t index, Value &lo, Value &hi) {
 
 bool ZoneBounds::TermRange(size_t index, Value &lo, Value &hi) {
 	auto &t = terms_[index];
-	if (t.truncation && Same(*t.truncation_executor, *t.truncation)) {
-		if (!At(*t.executor, *t.expression, min_, lo)) {
+	if (t.truncation && Same(*t.truncation_value)) {
+		if (!Known(*t.value, min_, lo)) {
 			return false;
 		}
 		hi = lo;
 		return true;
 	}
-	if (t.truncation && !(t.parent && Same(*t.parent_executor, *t.parent))) {
+	if (t.truncation && !(t.parent && Same(*t.parent_value))) {
 		return false;
 	}
 	// Monotone over the zone, or within the one parent unit it spans. Only infinities map to NULL
 	// (year('infinity')), and they are a column's extremes: where both ends map to values, every
 	// value between does.
-	return At(*t.executor, *t.expression, min_, lo) && At(*t.executor, *t.expression, max_, hi) && lo <= hi;
+	return Known(*t.value, min_, lo) && Known(*t.value, max_, hi) && lo <= hi;
 }
 
 ZoneMatch ZoneBounds::Decide(const Node &node) {

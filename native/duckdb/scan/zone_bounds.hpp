@@ -11,7 +11,7 @@
 #pragma once
 #include "../../compute/predicate.hpp"
 #include "duckdb.hpp"
-#include "duckdb/execution/expression_executor.hpp"
+#include "value_evaluator.hpp"
 
 #include <memory>
 #include <vector>
@@ -35,7 +35,7 @@ private:
 	struct Term {
 		duckdb::unique_ptr<duckdb::Expression> expression;
 		duckdb::unique_ptr<duckdb::Expression> truncation, parent; //! null for a monotone term
-		std::unique_ptr<duckdb::ExpressionExecutor> executor, truncation_executor, parent_executor;
+		std::unique_ptr<ValueEvaluator> value, truncation_value, parent_value;
 	};
 	//! A boolean over terms: comparisons and IN lists of a term with constants, joined by AND, OR
 	//! and NOT; anything else is UNKNOWN (SOME on every zone).
@@ -53,14 +53,17 @@ private:
 	Node Build(const duckdb::Expression &e);
 	//! The index of `e` as a term, or -1 where it is none.
 	int TermOf(const duckdb::Expression &e);
-	bool Same(duckdb::ExpressionExecutor &executor, const duckdb::Expression &e);
+	//! Whether `f` gives one value at the zone's min and at its max.
+	bool Same(ValueEvaluator &f);
 	//! The range of term t over [min, max]; false where unknown.
 	bool Range(size_t t, duckdb::Value &lo, duckdb::Value &hi);
 	bool TermRange(size_t t, duckdb::Value &lo, duckdb::Value &hi);
 	vtx::compute::ZoneMatch Decide(const Node &node);
-	bool At(duckdb::ExpressionExecutor &executor, const duckdb::Expression &e, const duckdb::Value &input, duckdb::Value &out);
+	//! `f` at `input`, where it is a value (not an error, not NULL).
+	static bool Known(ValueEvaluator &f, const duckdb::Value &input, duckdb::Value &out);
 
 	duckdb::ClientContext &context;
+	duckdb::LogicalType input_type_; //! the column's
 	std::vector<Term> terms_;
 	Node root_;
 	duckdb::Value min_, max_; //! the zone being classified
@@ -69,7 +72,6 @@ private:
 		duckdb::Value lo, hi;
 	};
 	std::vector<KnownRange> ranges_; //! per term, for the zone being classified
-	duckdb::DataChunk input_;         //! one row: the column's value at an end
 };
 
 } // namespace vortex

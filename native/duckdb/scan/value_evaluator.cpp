@@ -1,0 +1,26 @@
+#include "value_evaluator.hpp"
+
+namespace vortex {
+
+using namespace duckdb;
+
+ValueEvaluator::ValueEvaluator(ClientContext &context, const Expression &e, LogicalType input)
+    : e(e), input_type(std::move(input)), executor(context, e) {
+	row.Initialize(Allocator::Get(context), {input_type}, 1);
+}
+
+bool ValueEvaluator::At(const Value &input, Value &out) {
+	try {
+		row.data[0].Reference(input.IsNull() ? Value(input_type) : input);
+		row.SetCardinality(1);
+		Vector result(e.return_type, 1);
+		executor.ExecuteExpression(row, result);
+		out = result.GetValue(0);
+		return true;
+	} catch (std::exception &) {
+		out = Value(e.return_type);
+		return false;
+	}
+}
+
+} // namespace vortex
