@@ -2,6 +2,7 @@
 
 #include "../scan/column_emit.hpp"
 #include "../type_mapping.hpp"
+#include "duckdb/common/enums/date_part_specifier.hpp"
 #include "duckdb/planner/expression/bound_cast_expression.hpp"
 #include "duckdb/planner/expression/bound_constant_expression.hpp"
 #include "duckdb/planner/expression/bound_function_expression.hpp"
@@ -81,6 +82,57 @@ int64_t GranularityMicros(const Expression &bucket) {
 	return 1;
 }
 
+//! Where `bucket` (over input 0) has a kernel in native/compute: a TIMESTAMP's truncation to a
+//! second, minute, hour or day, its day (a DATE), or a field of its time of day or weekday.
+bool TimestampKernel(const Expression &bucket, vtx::compute::TimestampKey &key) {
+	using vtx::compute::TimestampKey;
+	auto timestamp_input = [](const Expression &e) {
+		return e.GetExpressionClass() == ExpressionClass::BOUND_REF && e.return_type.id() == LogicalTypeId::TIMESTAMP;
+	};
+	if (bucket.GetExpressionClass() == ExpressionClass::BOUND_CAST) {
+		key = TimestampKey::DAY;
+		return bucket.return_type.id() == LogicalTypeId::DATE && timestamp_input(*bucket.Cast<BoundCastExpression>().child);
+	}
+	if (bucket.GetExpressionClass() != ExpressionClass::BOUND_FUNCTION) {
+		return false;
+	}
+	DatePartSpecifier spec;
+	const Expression *input = nullptr;
+	if (DateTruncOf(bucket, spec, input)) {
+		if (!timestamp_input(*input)) {
+			return false;
+		}
+		switch (spec) {
+		case DatePartSpecifier::SECOND: key = TimestampKey::TRUNC_SECOND; break;
+		case DatePartSpecifier::MINUTE: key = TimestampKey::TRUNC_MINUTE; break;
+		case DatePartSpecifier::HOUR: key = TimestampKey::TRUNC_HOUR; break;
+		// DuckDB 1.4 types a day of a TIMESTAMP a DATE; 1.5 a TIMESTAMP.
+		case DatePartSpecifier::DAY:
+			key = bucket.return_type.id() == LogicalTypeId::DATE ? TimestampKey::DAY : TimestampKey::TRUNC_DAY;
+			return true;
+		default: return false;
+		}
+		return bucket.return_type.id() == LogicalTypeId::TIMESTAMP;
+	}
+	auto &fn = bucket.Cast<BoundFunctionExpression>();
+	static const std::pair<const char *, TimestampKey> kFields[] = {
+	    {"hour", TimestampKey::HOUR},           {"minute", TimestampKey::MINUTE},
+	    {"second", TimestampKey::SECOND},       {"millisecond", TimestampKey::MILLISECOND},
+	    {"dayofweek", TimestampKey::DAY_OF_WEEK}, {"weekday", TimestampKey::DAY_OF_WEEK},
+	    {"isodow", TimestampKey::ISO_DAY_OF_WEEK},
+	};
+	if (fn.children.size() != 1 || !timestamp_input(*fn.children[0]) || bucket.return_type.id() != LogicalTypeId::BIGINT) {
+		return false;
+	}
+	for (auto &f : kFields) {
+		if (fn.function.name == f.first) {
+			key = f.second;
+			return true;
+		}
+	}
+	return false;
+}
+
 } // namespace
 
 int64_t BucketGranularity(const Expression &bucket) {
@@ -107,6 +159,8 @@ BucketEvaluator::BucketEvaluator(ClientContext &context, const Expression &bucke
 			truncation_ends = make_uniq<ValueEvaluator>(context, *truncation, input_logical);
 		}
 	}
+	has_kernel = input_type.ByteWidth() == 8 && TimestampKernel(bucket, kernel) &&
+	             vtx::compute::TimestampKeyWidth(kernel) == GetTypeIdSize(bucket.return_type.InternalType());
 }
 
 bool BucketEvaluator::OneKey(const Value &min, const Value &max) {
@@ -275,11 +329,14 @@ bool BucketEvaluator::SortedKeyRuns(const vtx::DecodedColumn &in, uint64_t begin
 		                   compared_width) != 0;
 	};
 	// Each window whose ends differ starts at least one run: too many, and the runs would be too.
+	// Where runs must average a window or more, keys changing in most windows are too many as
+	// well: each such window may hold several (`minute` of a row every 7 s: one a window, 7 runs).
 	const uint64_t max_runs = rows / std::max<uint64_t>(min_average_run, 1) + 1;
+	const uint64_t max_changes = min_average_run >= kSampleStride ? (samples.size() - 1) / 2 + 1 : max_runs;
 	uint64_t changes = 0;
 	for (size_t j = 0; j + 1 < samples.size(); j++) {
 		if (differ(j)) {
-			if (++changes > max_runs) {
+			if (++changes > max_changes) {
 				return false;
 			}
 			for (uint64_t i = samples[j] + 1; i < samples[j + 1]; i++) {
@@ -310,6 +367,29 @@ bool BucketEvaluator::Apply(const Value &input, Value &out) {
 	return ends.At(input, out);
 }
 
+bool BucketEvaluator::KernelKeys(const vtx::DecodedColumn &in, uint64_t offset, uint64_t n, const uint8_t *selected,
+                                 vtx::DecodedColumn &out) {
+	if (!has_kernel || in.all_null || in.deferred.encoding != 0 || in.decoded_begin > offset || in.decoded_end < offset + n) {
+		return false;
+	}
+	const idx_t width = vtx::compute::TimestampKeyWidth(kernel);
+	auto values = reinterpret_cast<const int64_t *>(in.Fixed()) + offset;
+	if (!vtx::compute::TimestampKeys(kernel, values, n, out.fixed.data() + offset * width)) {
+		return false;
+	}
+	if (in.all_valid && !selected) {
+		SetValid(out.validity, offset, offset + n);
+		return true;
+	}
+	// NULL in, NULL out; rows a filter removed are NULL too, as the executor leaves them.
+	for (uint64_t row = offset; row < offset + n; row++) {
+		if (in.IsValid(row) && (!selected || selected[row])) {
+			out.validity[row >> 6] |= uint64_t(1) << (row & 63);
+		}
+	}
+	return true;
+}
+
 void BucketEvaluator::ApplyColumn(const vtx::DecodedColumn &in, vtx::DecodedColumn &out, const uint8_t *selected) {
 	const idx_t width = GetTypeIdSize(bucket.return_type.InternalType());
 	const uint64_t rows = in.count;
@@ -327,6 +407,9 @@ void BucketEvaluator::ApplyColumn(const vtx::DecodedColumn &in, vtx::DecodedColu
 	std::vector<std::string> keys;
 	for (uint64_t offset = 0; offset < rows; offset += STANDARD_VECTOR_SIZE) {
 		const idx_t n = MinValue<idx_t>(STANDARD_VECTOR_SIZE, rows - offset);
+		if (KernelKeys(in, offset, n, selected, out)) {
+			continue;
+		}
 		// A sorted, NULL-free vector (the others of its zone may hold NULLs): its keys as runs.
 		if (!selected && SortedKeyRuns(in, offset, offset + n, 1, starts, keys)) {
 			for (size_t r = 0; r < starts.size(); r++) {

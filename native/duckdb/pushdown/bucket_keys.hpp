@@ -2,14 +2,18 @@
 // `date_trunc('hour', ts)`, `time_bucket(INTERVAL '15 minutes', ts)`, `ts::DATE`, `year(ts)`,
 // `id // 1000`, and calendar fields (`hour(ts)`, `dayofweek(ts)`, `month(d)`). The grouped scan
 // evaluates the function itself with DuckDB's ExpressionExecutor on the column's values (so the
-// key's type and value are DuckDB's by construction) and groups on the results. The bucket functions are monotone (non-decreasing) in their input, so a zone whose min
-// and max give the same key has that one key on every row and is answered from its statistics (a
-// calendar field: where min and max lie in one unit of it, e.g. one hour for `hour`); where a
-// function depends on the TimeZone setting (TIMESTAMP WITH TIME ZONE), local time can run
-// backwards at a transition, so that shortcut is taken only while TimeZone is UTC.
+// key's type and value are DuckDB's by construction), or, for a TIMESTAMP's truncations to a fixed
+// unit, its day and its time-of-day and weekday fields, with native/compute's kernel
+// (compute/calendar.hpp, differential-tested against DuckDB), and groups on the results. The
+// bucket functions are monotone (non-decreasing) in their input, so a zone whose min and max give
+// the same key has that one key on every row and is answered from its statistics (a calendar
+// field: where min and max lie in one unit of it, e.g. one hour for `hour`); where a function
+// depends on the TimeZone setting (TIMESTAMP WITH TIME ZONE), local time can run backwards at a
+// transition, so that shortcut is taken only while TimeZone is UTC.
 #pragma once
 #include <string>
 #include <vector>
+#include "../../compute/calendar.hpp"
 #include "../../format/column.hpp"
 #include "../scan/monotone_functions.hpp"
 #include "../scan/value_evaluator.hpp"
@@ -48,6 +52,14 @@ public:
 	const duckdb::Expression *Truncation() const {
 		return truncation.get();
 	}
+	//! Where rows are keyed by a kernel of native/compute, not DuckDB's executor (cheap row by row).
+	bool HasKernel() const {
+		return has_kernel;
+	}
+	//! How many keys the function gives at most (a field's 24 hours), or 0 where unbounded.
+	uint64_t KeyValues() const {
+		return has_kernel ? vtx::compute::TimestampKeyValues(kernel) : 0;
+	}
 
 	//! The key of every row of `in` (decoded whole), into `out` as a fixed-width column of the
 	//! bucket's result type in the format's storage. With `selected`, only rows whose byte is
@@ -75,6 +87,15 @@ private:
 	duckdb::unique_ptr<duckdb::Expression> truncation;
 	std::unique_ptr<duckdb::ExpressionExecutor> truncation_executor;
 	std::unique_ptr<ValueEvaluator> truncation_ends;
+	//! Where the function has a kernel in native/compute (a TIMESTAMP's day, hour, weekday, …):
+	//! rows keyed without DuckDB's executor.
+	bool has_kernel = false;
+	vtx::compute::TimestampKey kernel = vtx::compute::TimestampKey::HOUR;
+
+	//! Rows [offset, offset + n) of `in` keyed by the kernel into `out`; false where it does not
+	//! apply (an infinity among them).
+	bool KernelKeys(const vtx::DecodedColumn &in, uint64_t offset, uint64_t n, const uint8_t *selected,
+	                vtx::DecodedColumn &out);
 	//! `e` (run by `over`) on rows `rows` of `in` (an integer-stored column), into `out` in the
 	//! storage of `e`'s type; false if any is NULL.
 	bool EvaluateRows(duckdb::ExpressionExecutor &over, const duckdb::Expression &e, const vtx::DecodedColumn &in,

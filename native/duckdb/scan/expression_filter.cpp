@@ -1,6 +1,7 @@
 #include "expression_filter.hpp"
 
 #include "column_emit.hpp"
+#include "monotone_functions.hpp"
 #include "../../compute/selection.hpp"
 #include "../type_mapping.hpp"
 #include "duckdb/common/enums/date_part_specifier.hpp"
@@ -131,18 +132,9 @@ int IntegerDigits(const LogicalType &t) {
 //! coarser parts: a week or a month begins before the first timestamp, which DuckDB 1.5 then
 //! cannot represent.)
 bool TruncatedTimestamp(const Expression &e, bool day_only) {
-	if (e.GetExpressionClass() != ExpressionClass::BOUND_FUNCTION) {
-		return false;
-	}
-	auto &fn = e.Cast<BoundFunctionExpression>();
-	if ((fn.function.name != "date_trunc" && fn.function.name != "datetrunc") || fn.children.size() != 2 ||
-	    fn.children[0]->GetExpressionClass() != ExpressionClass::BOUND_CONSTANT ||
-	    fn.children[1]->return_type.id() != LogicalTypeId::TIMESTAMP) {
-		return false;
-	}
-	auto &part = fn.children[0]->Cast<BoundConstantExpression>().value;
 	DatePartSpecifier spec;
-	if (part.IsNull() || part.type().id() != LogicalTypeId::VARCHAR || !TryGetDatePartSpecifier(part.ToString(), spec)) {
+	const Expression *input = nullptr;
+	if (!DateTruncOf(e, spec, input) || input->return_type.id() != LogicalTypeId::TIMESTAMP) {
 		return false;
 	}
 	switch (spec) {

@@ -146,6 +146,19 @@ const CalendarField *CalendarFieldOf(const Expression &e, const Expression *&inp
 	return nullptr;
 }
 
+bool DateTruncOf(const Expression &e, DatePartSpecifier &part, const Expression *&input) {
+	if (e.GetExpressionClass() != ExpressionClass::BOUND_FUNCTION) {
+		return false;
+	}
+	auto &fn = e.Cast<BoundFunctionExpression>();
+	if ((fn.function.name != "date_trunc" && fn.function.name != "datetrunc") || fn.children.size() != 2 ||
+	    !Constant(*fn.children[0], LogicalTypeId::VARCHAR)) {
+		return false;
+	}
+	input = fn.children[1].get();
+	return TryGetDatePartSpecifier(fn.children[0]->Cast<BoundConstantExpression>().value.ToString(), part);
+}
+
 unique_ptr<Expression> TruncationOf(ClientContext &context, const char *unit, unique_ptr<Expression> input) {
 	vector<unique_ptr<Expression>> args;
 	args.push_back(make_uniq<BoundConstantExpression>(Value(unit)));

@@ -7,6 +7,7 @@
 // as monotone only while TimeZone is UTC.
 #pragma once
 #include "duckdb.hpp"
+#include "duckdb/common/enums/date_part_specifier.hpp"
 
 namespace vortex {
 
@@ -25,6 +26,10 @@ struct CalendarField {
 //! Where `e` is a calendar field of a DATE or TIMESTAMP expression (not TIMESTAMP WITH TIME ZONE,
 //! whose fields are local time): the field, and that expression as `input`.
 const CalendarField *CalendarFieldOf(const duckdb::Expression &e, const duckdb::Expression *&input);
+
+//! Where `e` is date_trunc(part, input) with a constant part: the part, as DuckDB reads it, and
+//! the input.
+bool DateTruncOf(const duckdb::Expression &e, duckdb::DatePartSpecifier &part, const duckdb::Expression *&input);
 
 //! date_trunc(unit, input), bound by DuckDB; null where it does not bind.
 duckdb::unique_ptr<duckdb::Expression> TruncationOf(duckdb::ClientContext &context, const char *unit,
