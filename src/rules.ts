@@ -116,9 +116,10 @@ export const expressionPushdown = Object.freeze({ setting: 'vortex_pushdown_expr
  * on every row and is answered from its statistics; a calendar field has one value within a unit
  * of time, so a zone whose min and max lie in one such unit is answered so too, a sorted zone's keys
  * come as runs of that unit, and a query whose zones span too many units is left to DuckDB. A
- * TIMESTAMP's truncation to a second, minute, hour or day, its day, and its time-of-day and weekday
- * fields are computed by a kernel of native/compute (floor division, exact over the whole range;
- * infinities go to DuckDB's executor), the rest by DuckDB's executor. Functions of a
+ * TIMESTAMP's truncation to a second, minute, hour or day, its day, its time-of-day fields, and a
+ * TIMESTAMP's or DATE's year, quarter, month, day, day of the year and weekday are computed by a
+ * kernel of native/compute (floor division and the proleptic Gregorian calendar, exact over the
+ * whole range; infinities go to DuckDB's executor), the rest by DuckDB's executor. Functions of a
  * TIMESTAMP WITH TIME ZONE depend on the TimeZone setting, and local time runs backwards at a
  * daylight-saving or zone change (at midnight in some zones, so even the local date does): for
  * those the statistics shortcut is taken only while TimeZone is UTC; other zones are decoded and

@@ -307,14 +307,21 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
     expect(await answerText(conn, `SELECT count(*) FROM ${sqlString(file)}`)).toBe(await answerText(conn, `SELECT count(*) FROM ${table}`));
   });
 
-  it('keys a TIMESTAMP\'s truncations, day and time-of-day fields with native/compute\'s kernel exactly as DuckDB does, anywhere in its range', async () => {
+  it('keys a TIMESTAMP\'s truncations, day and calendar fields, and a DATE\'s, with native/compute\'s kernel exactly as DuckDB does, anywhere in their range', async () => {
     // Each zone of 2,048 rows clusters around a point anywhere in the TIMESTAMP range (BC years,
     // the first and last days, negative microseconds with remainders), shuffled within the zone
     // so that the keys are computed row by row; NULLs, and a zone holding the infinities.
     const FIRST = -9223372022400000000n;
     const LAST = 9223372036854775806n;
+    // Days around which leap-year rules differ: century years (1900, 2100, 100 BC, not leap),
+    // years 0 and 2000 (leap), each on 1 March.
+    const dayOf = (year: number) => { const d = new Date(0); d.setUTCFullYear(year, 2, 1); return BigInt(d.getTime() / 86_400_000); };
+    const leapDays = [1900, 2100, -100, 0, 2000].map(dayOf);
+    const specialZones = (at: (day: bigint) => bigint) => leapDays.map((day, k) => `WHEN ${3 + k} THEN ${at(day)}`).join(' ');
     const spreads: Array<[bigint, string[]]> = [
       [3_000_000n * 3600n, ["date_trunc('hour', ts)", 'ts::DATE', "date_trunc('day', ts)", 'hour(ts)', 'dayofweek(ts)', 'isodow(ts)', 'weekday(ts)']],
+      [3_000_000n * 86400n, ['day(ts)', 'dayofmonth(ts)', 'dayofyear(ts)', 'dayofweek(ts)', 'ts::DATE']],
+      [40n * 1_000_000n * 86400n, ['month(ts)', 'quarter(ts)', 'year(ts)']],
       [3_000_000n * 60n, ["date_trunc('minute', ts)", 'minute(ts)', 'hour(ts)']],
       [3_000_000n, ["date_trunc('second', ts)", 'second(ts)', 'minute(ts)']],
       [2_000n, ['millisecond(ts)', "date_trunc('second', ts)"]],
@@ -326,7 +333,8 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
       await conn.run(`CREATE TABLE ${table} AS SELECT i, CASE
           WHEN i % 61 = 0 THEN NULL
           WHEN i // 2048 = 7 AND i % 5 = 0 THEN (CASE WHEN i % 2 = 0 THEN TIMESTAMP 'infinity' ELSE TIMESTAMP '-infinity' END)
-          ELSE make_timestamp((${FIRST + spread}::HUGEINT + (CASE i // 2048 WHEN 0 THEN 0 WHEN 1 THEN ${span} WHEN 2 THEN ${span / 2n - spread} ELSE hash(i // 2048 + ${index}) END)::HUGEINT % ${span + 1n}
+          ELSE make_timestamp((${FIRST + spread}::HUGEINT + (CASE i // 2048 WHEN 0 THEN 0 WHEN 1 THEN ${span} WHEN 2 THEN ${span / 2n - spread}
+              ${specialZones((day) => day * 86_400_000_000n - FIRST - spread)} ELSE hash(i // 2048 + ${index}) END)::HUGEINT % ${span + 1n}
             + (hash(i * 13 + ${index}) % ${2n * spread + 1n})::HUGEINT - ${spread})::BIGINT) END AS ts,
           (hash(i * 7) % 1000)::BIGINT AS x
         FROM range(${2048 * 24}) r(i)`);
@@ -338,7 +346,23 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
         pushed += (await explain(conn, sql(sqlString(file)))).includes('Pushed Groups') ? 1 : 0;
       }
     }
-    expect(pushed).toBeGreaterThanOrEqual(15);
+    // A DATE's fields, over the whole DATE range (days -2147483646 to 2147483646).
+    const dates = 'kernel_dates';
+    await conn.run(`CREATE TABLE ${dates} AS SELECT i, CASE
+        WHEN i % 53 = 0 THEN NULL
+        WHEN i // 2048 = 5 AND i % 7 = 0 THEN (CASE WHEN i % 2 = 0 THEN DATE 'infinity' ELSE DATE '-infinity' END)
+        ELSE DATE '1970-01-01' + ((CASE i // 2048 WHEN 0 THEN -2147483626 WHEN 1 THEN 2147483626 WHEN 2 THEN 0 ${specialZones((day) => day)}
+          ELSE (hash(i // 2048) % 4294967200)::BIGINT - 2147483600 END) + (hash(i * 17) % 7)::BIGINT - 3)::INTEGER END AS d,
+        (hash(i * 7) % 1000)::BIGINT AS x
+      FROM range(${2048 * 40}) r(i)`);
+    const dateFile = join(dir, 'kernel-dates.vtx');
+    await conn.run(`COPY ${dates} TO ${sqlString(dateFile)} (FORMAT vortex, ROW_GROUP_SIZE 2048)`);
+    for (const key of ['dayofweek(d)', 'isodow(d)', 'weekday(d)', 'day(d)', 'dayofyear(d)', 'month(d)', 'quarter(d)', 'year(d)']) {
+      const sql = (from: string) => `SELECT ${key} AS k, count(*), sum(x) FROM ${from} GROUP BY k ORDER BY k`;
+      expect(await answerText(conn, sql(sqlString(dateFile))), key).toBe(await answerText(conn, sql(dates)));
+      pushed += (await explain(conn, sql(sqlString(dateFile)))).includes('Pushed Groups') ? 1 : 0;
+    }
+    expect(pushed).toBeGreaterThanOrEqual(30);
   });
 
   it('sums runs of values at the ends of their types exactly (each run summed in 32-bit halves)', async () => {

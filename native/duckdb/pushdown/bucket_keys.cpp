@@ -83,11 +83,16 @@ int64_t GranularityMicros(const Expression &bucket) {
 }
 
 //! Where `bucket` (over input 0) has a kernel in native/compute: a TIMESTAMP's truncation to a
-//! second, minute, hour or day, its day (a DATE), or a field of its time of day or weekday.
-bool TimestampKernel(const Expression &bucket, vtx::compute::TimestampKey &key) {
+//! second, minute, hour or day, its day (a DATE), or a calendar field of it; a DATE's calendar
+//! fields (`of_dates`).
+bool TimestampKernel(const Expression &bucket, vtx::compute::TimestampKey &key, bool &of_dates) {
 	using vtx::compute::TimestampKey;
+	of_dates = false;
 	auto timestamp_input = [](const Expression &e) {
 		return e.GetExpressionClass() == ExpressionClass::BOUND_REF && e.return_type.id() == LogicalTypeId::TIMESTAMP;
+	};
+	auto date_input = [](const Expression &e) {
+		return e.GetExpressionClass() == ExpressionClass::BOUND_REF && e.return_type.id() == LogicalTypeId::DATE;
 	};
 	if (bucket.GetExpressionClass() == ExpressionClass::BOUND_CAST) {
 		key = TimestampKey::DAY;
@@ -119,15 +124,22 @@ bool TimestampKernel(const Expression &bucket, vtx::compute::TimestampKey &key) 
 	    {"hour", TimestampKey::HOUR},           {"minute", TimestampKey::MINUTE},
 	    {"second", TimestampKey::SECOND},       {"millisecond", TimestampKey::MILLISECOND},
 	    {"dayofweek", TimestampKey::DAY_OF_WEEK}, {"weekday", TimestampKey::DAY_OF_WEEK},
-	    {"isodow", TimestampKey::ISO_DAY_OF_WEEK},
+	    {"isodow", TimestampKey::ISO_DAY_OF_WEEK}, {"year", TimestampKey::YEAR},
+	    {"quarter", TimestampKey::QUARTER},        {"month", TimestampKey::MONTH},
+	    {"day", TimestampKey::DAY_OF_MONTH},       {"dayofmonth", TimestampKey::DAY_OF_MONTH},
+	    {"dayofyear", TimestampKey::DAY_OF_YEAR},
 	};
-	if (fn.children.size() != 1 || !timestamp_input(*fn.children[0]) || bucket.return_type.id() != LogicalTypeId::BIGINT) {
+	if (fn.children.size() != 1 || bucket.return_type.id() != LogicalTypeId::BIGINT) {
+		return false;
+	}
+	of_dates = date_input(*fn.children[0]);
+	if (!of_dates && !timestamp_input(*fn.children[0])) {
 		return false;
 	}
 	for (auto &f : kFields) {
 		if (fn.function.name == f.first) {
 			key = f.second;
-			return true;
+			return !of_dates || vtx::compute::DateField(key);
 		}
 	}
 	return false;
@@ -159,8 +171,11 @@ BucketEvaluator::BucketEvaluator(ClientContext &context, const Expression &bucke
 			truncation_ends = make_uniq<ValueEvaluator>(context, *truncation, input_logical);
 		}
 	}
-	has_kernel = input_type.ByteWidth() == 8 && TimestampKernel(bucket, kernel) &&
-	             vtx::compute::TimestampKeyWidth(kernel) == GetTypeIdSize(bucket.return_type.InternalType());
+	vtx::compute::TimestampKey key;
+	if (TimestampKernel(bucket, key, kernel_of_dates) && input_type.ByteWidth() == (kernel_of_dates ? 4 : 8) &&
+	    vtx::compute::TimestampKeyWidth(key) == GetTypeIdSize(bucket.return_type.InternalType())) {
+		kernel = std::make_unique<vtx::compute::CalendarKeys>(key);
+	}
 }
 
 bool BucketEvaluator::OneKey(const Value &min, const Value &max) {
@@ -369,12 +384,15 @@ bool BucketEvaluator::Apply(const Value &input, Value &out) {
 
 bool BucketEvaluator::KernelKeys(const vtx::DecodedColumn &in, uint64_t offset, uint64_t n, const uint8_t *selected,
                                  vtx::DecodedColumn &out) {
-	if (!has_kernel || in.all_null || in.deferred.encoding != 0 || in.decoded_begin > offset || in.decoded_end < offset + n) {
+	if (!kernel || in.all_null || in.deferred.encoding != 0 || in.decoded_begin > offset || in.decoded_end < offset + n) {
 		return false;
 	}
-	const idx_t width = vtx::compute::TimestampKeyWidth(kernel);
-	auto values = reinterpret_cast<const int64_t *>(in.Fixed()) + offset;
-	if (!vtx::compute::TimestampKeys(kernel, values, n, out.fixed.data() + offset * width)) {
+	const idx_t width = vtx::compute::TimestampKeyWidth(kernel->Key());
+	auto keys = out.fixed.data() + offset * width;
+	const bool keyed = kernel_of_dates ? kernel->OfDates(reinterpret_cast<const int32_t *>(in.Fixed()) + offset, n,
+	                                                     reinterpret_cast<int64_t *>(keys))
+	                                   : kernel->OfTimestamps(reinterpret_cast<const int64_t *>(in.Fixed()) + offset, n, keys);
+	if (!keyed) {
 		return false;
 	}
 	if (in.all_valid && !selected) {

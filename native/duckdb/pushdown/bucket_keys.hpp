@@ -3,7 +3,7 @@
 // `id // 1000`, and calendar fields (`hour(ts)`, `dayofweek(ts)`, `month(d)`). The grouped scan
 // evaluates the function itself with DuckDB's ExpressionExecutor on the column's values (so the
 // key's type and value are DuckDB's by construction), or, for a TIMESTAMP's truncations to a fixed
-// unit, its day and its time-of-day and weekday fields, with native/compute's kernel
+// unit, its day, and the calendar fields of a TIMESTAMP or DATE, with native/compute's kernel
 // (compute/calendar.hpp, differential-tested against DuckDB), and groups on the results. The
 // bucket functions are monotone (non-decreasing) in their input, so a zone whose min and max give
 // the same key has that one key on every row and is answered from its statistics (a calendar
@@ -54,11 +54,11 @@ public:
 	}
 	//! Where rows are keyed by a kernel of native/compute, not DuckDB's executor (cheap row by row).
 	bool HasKernel() const {
-		return has_kernel;
+		return kernel != nullptr;
 	}
 	//! How many keys the function gives at most (a field's 24 hours), or 0 where unbounded.
 	uint64_t KeyValues() const {
-		return has_kernel ? vtx::compute::TimestampKeyValues(kernel) : 0;
+		return kernel ? vtx::compute::TimestampKeyValues(kernel->Key()) : 0;
 	}
 
 	//! The key of every row of `in` (decoded whole), into `out` as a fixed-width column of the
@@ -89,8 +89,8 @@ private:
 	std::unique_ptr<ValueEvaluator> truncation_ends;
 	//! Where the function has a kernel in native/compute (a TIMESTAMP's day, hour, weekday, …):
 	//! rows keyed without DuckDB's executor.
-	bool has_kernel = false;
-	vtx::compute::TimestampKey kernel = vtx::compute::TimestampKey::HOUR;
+	std::unique_ptr<vtx::compute::CalendarKeys> kernel;
+	bool kernel_of_dates = false; //! the input is a DATE (days), not a TIMESTAMP
 
 	//! Rows [offset, offset + n) of `in` keyed by the kernel into `out`; false where it does not
 	//! apply (an infinity among them).
