@@ -332,7 +332,10 @@ bool BucketEvaluator::SortedKeyRuns(const vtx::DecodedColumn &in, uint64_t begin
 			if (!EvaluateRows(*truncation_executor, unit, in, samples, sample_units)) {
 				return false;
 			}
-		} catch (std::exception &) {
+		} catch (std::exception &ex) {
+			if (!NoAnswer(ex)) {
+				throw;
+			}
 			return false;
 		}
 	}

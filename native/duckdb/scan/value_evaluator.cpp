@@ -4,6 +4,17 @@ namespace vortex {
 
 using namespace duckdb;
 
+bool NoAnswer(const std::exception &ex) {
+	switch (ErrorData(ex).Type()) {
+	case ExceptionType::INTERRUPT:
+	case ExceptionType::INTERNAL:
+	case ExceptionType::FATAL:
+		return false;
+	default:
+		return true;
+	}
+}
+
 ValueEvaluator::ValueEvaluator(ClientContext &context, const Expression &e, LogicalType input)
     : e(e), input_type(std::move(input)), executor(context, e) {
 	row.Initialize(Allocator::Get(context), {input_type}, 1);
@@ -17,7 +28,10 @@ bool ValueEvaluator::At(const Value &input, Value &out) {
 		executor.ExecuteExpression(row, result);
 		out = result.GetValue(0);
 		return true;
-	} catch (std::exception &) {
+	} catch (std::exception &ex) {
+		if (!NoAnswer(ex)) {
+			throw;
+		}
 		out = Value(e.return_type);
 		return false;
 	}

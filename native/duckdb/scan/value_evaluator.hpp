@@ -9,12 +9,17 @@
 
 namespace vortex {
 
+//! Whether an error raised while evaluating a function on a zone's end only means "no answer":
+//! not an interrupted query, nor an error DuckDB treats as internal or fatal, which pass on.
+bool NoAnswer(const std::exception &ex);
+
 class ValueEvaluator {
 public:
 	//! `e` reads its input as column 0, of type `input`.
 	ValueEvaluator(duckdb::ClientContext &context, const duckdb::Expression &e, duckdb::LogicalType input);
 
-	//! `e` at `input` (NULL in: a NULL of the input type): false where DuckDB raises an error on it.
+	//! `e` at `input` (NULL in: a NULL of the input type): false where DuckDB raises an error on it
+	//! (other than an interrupt or an internal or fatal error, which pass on).
 	bool At(const duckdb::Value &input, duckdb::Value &out);
 
 private:
