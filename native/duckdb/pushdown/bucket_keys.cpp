@@ -1,8 +1,8 @@
 #include "bucket_keys.hpp"
 
+#include "../scan/calendar_kernels.hpp"
 #include "../scan/column_emit.hpp"
 #include "../type_mapping.hpp"
-#include "duckdb/common/enums/date_part_specifier.hpp"
 #include "duckdb/planner/expression/bound_cast_expression.hpp"
 #include "duckdb/planner/expression/bound_constant_expression.hpp"
 #include "duckdb/planner/expression/bound_function_expression.hpp"
@@ -82,69 +82,6 @@ int64_t GranularityMicros(const Expression &bucket) {
 	return 1;
 }
 
-//! Where `bucket` (over input 0) has a kernel in native/compute: a TIMESTAMP's truncation to a
-//! second, minute, hour or day, its day (a DATE), or a calendar field of it; a DATE's calendar
-//! fields (`of_dates`).
-bool TimestampKernel(const Expression &bucket, vtx::compute::TimestampKey &key, bool &of_dates) {
-	using vtx::compute::TimestampKey;
-	of_dates = false;
-	auto timestamp_input = [](const Expression &e) {
-		return e.GetExpressionClass() == ExpressionClass::BOUND_REF && e.return_type.id() == LogicalTypeId::TIMESTAMP;
-	};
-	auto date_input = [](const Expression &e) {
-		return e.GetExpressionClass() == ExpressionClass::BOUND_REF && e.return_type.id() == LogicalTypeId::DATE;
-	};
-	if (bucket.GetExpressionClass() == ExpressionClass::BOUND_CAST) {
-		key = TimestampKey::DAY;
-		return bucket.return_type.id() == LogicalTypeId::DATE && timestamp_input(*bucket.Cast<BoundCastExpression>().child);
-	}
-	if (bucket.GetExpressionClass() != ExpressionClass::BOUND_FUNCTION) {
-		return false;
-	}
-	DatePartSpecifier spec;
-	const Expression *input = nullptr;
-	if (DateTruncOf(bucket, spec, input)) {
-		if (!timestamp_input(*input)) {
-			return false;
-		}
-		switch (spec) {
-		case DatePartSpecifier::SECOND: key = TimestampKey::TRUNC_SECOND; break;
-		case DatePartSpecifier::MINUTE: key = TimestampKey::TRUNC_MINUTE; break;
-		case DatePartSpecifier::HOUR: key = TimestampKey::TRUNC_HOUR; break;
-		// DuckDB 1.4 types a day of a TIMESTAMP a DATE; 1.5 a TIMESTAMP.
-		case DatePartSpecifier::DAY:
-			key = bucket.return_type.id() == LogicalTypeId::DATE ? TimestampKey::DAY : TimestampKey::TRUNC_DAY;
-			return true;
-		default: return false;
-		}
-		return bucket.return_type.id() == LogicalTypeId::TIMESTAMP;
-	}
-	auto &fn = bucket.Cast<BoundFunctionExpression>();
-	static const std::pair<const char *, TimestampKey> kFields[] = {
-	    {"hour", TimestampKey::HOUR},           {"minute", TimestampKey::MINUTE},
-	    {"second", TimestampKey::SECOND},       {"millisecond", TimestampKey::MILLISECOND},
-	    {"dayofweek", TimestampKey::DAY_OF_WEEK}, {"weekday", TimestampKey::DAY_OF_WEEK},
-	    {"isodow", TimestampKey::ISO_DAY_OF_WEEK}, {"year", TimestampKey::YEAR},
-	    {"quarter", TimestampKey::QUARTER},        {"month", TimestampKey::MONTH},
-	    {"day", TimestampKey::DAY_OF_MONTH},       {"dayofmonth", TimestampKey::DAY_OF_MONTH},
-	    {"dayofyear", TimestampKey::DAY_OF_YEAR},
-	};
-	if (fn.children.size() != 1 || bucket.return_type.id() != LogicalTypeId::BIGINT) {
-		return false;
-	}
-	of_dates = date_input(*fn.children[0]);
-	if (!of_dates && !timestamp_input(*fn.children[0])) {
-		return false;
-	}
-	for (auto &f : kFields) {
-		if (fn.function.name == f.first) {
-			key = f.second;
-			return !of_dates || vtx::compute::DateField(key);
-		}
-	}
-	return false;
-}
-
 } // namespace
 
 int64_t BucketGranularity(const Expression &bucket) {
@@ -172,7 +109,7 @@ BucketEvaluator::BucketEvaluator(ClientContext &context, const Expression &bucke
 		}
 	}
 	vtx::compute::TimestampKey key;
-	if (TimestampKernel(bucket, key, kernel_of_dates) && input_type.ByteWidth() == (kernel_of_dates ? 4 : 8) &&
+	if (CalendarKernelOf(bucket, key, kernel_of_dates) && input_type.ByteWidth() == (kernel_of_dates ? 4 : 8) &&
 	    vtx::compute::TimestampKeyWidth(key) == GetTypeIdSize(bucket.return_type.InternalType())) {
 		kernel = std::make_unique<vtx::compute::CalendarKeys>(key);
 	}

@@ -467,6 +467,7 @@ ExpressionFilterEvaluator::ExpressionFilterEvaluator(ClientContext &context, con
 	for (auto &f : filters) {
 		executors.push_back(make_uniq<ExpressionExecutor>(context, *f.expression));
 		bounds_.push_back(f.columns.size() == 1 && !f.has_predicate ? ZoneBounds::Plan(context, *f.expression) : nullptr);
+		kernels_.push_back(f.columns.size() == 1 && !f.has_predicate ? KernelFilter::Plan(*f.expression) : nullptr);
 		null_truth_.push_back(-1);
 		parts_.emplace_back();
 		ors_.push_back(f.expression->GetExpressionType() == ExpressionType::CONJUNCTION_OR);
@@ -607,6 +608,16 @@ vtx::compute::ZoneMatch ExpressionFilterEvaluator::Evaluate(idx_t k, const std::
 			held += rows_[r];
 		}
 		return RowsMatch(held, rows, mask);
+	}
+	if (kernels_[k] && inputs.size() == 1 && inputs[0].decoded && inputs[0].decoded->count == rows) {
+		rows_.assign(rows, 0);
+		if (kernels_[k]->Evaluate(*inputs[0].decoded, rows_.data())) {
+			idx_t held = 0;
+			for (uint64_t r = 0; r < rows; r++) {
+				held += rows_[r];
+			}
+			return RowsMatch(held, rows, mask);
+		}
 	}
 	vector<LogicalType> types;
 	for (auto &in : inputs) {

@@ -10,12 +10,15 @@
 // expression once where every column it reads is one value in the zone (a constant chunk, a
 // partition key, the file name); from one column's min and max where it compares monotone
 // functions or calendar fields of it with constants (`year(ts) = 2024`, zone_bounds.hpp); and,
-// once read, by evaluating it once per dictionary entry of a dictionary-coded string column.
+// once read, by evaluating it once per dictionary entry of a dictionary-coded string column, or,
+// where it compares a calendar field of a TIMESTAMP or DATE with constants, by native/compute's
+// calendar kernel (kernel_filter.hpp).
 #pragma once
 #include "../../compute/predicate.hpp"
 #include "../../compute/zone_mask.hpp"
 #include "../../format/bytes.hpp"
 #include "../../format/metadata.hpp"
+#include "kernel_filter.hpp"
 #include "zone_bounds.hpp"
 #include "duckdb.hpp"
 #include "duckdb/common/serializer/deserializer.hpp"
@@ -141,6 +144,9 @@ private:
 	//! Per filter over one column without an equivalent predicate: its bounds, where it has any.
 	std::vector<std::unique_ptr<ZoneBounds>> bounds_;
 	//! Per filter: whether it holds where its one column is NULL (-1 until asked).
+	//! Per filter: where it compares a calendar field of its one column with constants, its
+	//! evaluation by native/compute's kernel (kernel_filter.hpp), else null.
+	std::vector<std::unique_ptr<KernelFilter>> kernels_;
 	std::vector<int8_t> null_truth_;
 	std::vector<uint8_t> rows_;
 	std::vector<uint8_t> truth_;

@@ -31,16 +31,7 @@ using namespace duckdb;
 using vtx::compute::CompareOp;
 using vtx::compute::Predicate;
 
-namespace {
-
-template <class T>
-std::string Bytes(T v) {
-	std::string raw(sizeof(T), '\0');
-	std::memcpy(&raw[0], &v, sizeof(T));
-	return raw;
-}
-
-bool OpOf(ExpressionType type, CompareOp &op) {
+bool CompareOpOf(ExpressionType type, CompareOp &op) {
 	switch (type) {
 	case ExpressionType::COMPARE_EQUAL: op = CompareOp::EQ; return true;
 	case ExpressionType::COMPARE_NOTEQUAL: op = CompareOp::NE; return true;
@@ -52,10 +43,19 @@ bool OpOf(ExpressionType type, CompareOp &op) {
 	}
 }
 
+namespace {
+
+template <class T>
+std::string Bytes(T v) {
+	std::string raw(sizeof(T), '\0');
+	std::memcpy(&raw[0], &v, sizeof(T));
+	return raw;
+}
+
 bool TranslateConstant(const ConstantFilter &f, const LogicalType &type, Predicate &out) {
 	CompareOp op;
 	std::string raw;
-	if (!OpOf(f.comparison_type, op) || !ValueToRaw(type, f.constant, raw)) {
+	if (!CompareOpOf(f.comparison_type, op) || !ValueToRaw(type, f.constant, raw)) {
 		return false;
 	}
 	out = Predicate::Compare(op, std::move(raw));
@@ -376,7 +376,7 @@ bool ToPredicate(const Expression &e, const LogicalType &type, Predicate &out) {
 		CompareOp op;
 		const bool flipped = Constant(*c.left) && Input0(*c.right);
 		if ((!flipped && !(Input0(*c.left) && Constant(*c.right))) ||
-		    !OpOf(flipped ? FlipComparisonExpression(e.GetExpressionType()) : e.GetExpressionType(), op)) {
+		    !CompareOpOf(flipped ? FlipComparisonExpression(e.GetExpressionType()) : e.GetExpressionType(), op)) {
 			return false;
 		}
 		std::string raw;

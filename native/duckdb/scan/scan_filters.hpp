@@ -12,6 +12,9 @@ namespace vortex {
 //! exactly that type or the type has no order.
 bool ValueToRaw(const duckdb::LogicalType &type, const duckdb::Value &value, std::string &raw);
 
+//! A comparison's operator as a predicate's; false for others (DISTINCT FROM holds on NULL).
+bool CompareOpOf(duckdb::ExpressionType type, vtx::compute::CompareOp &op);
+
 enum class FilterUse : uint8_t {
 	//! The scan: optional filters are applied when they can be (they are implied by filters
 	//! DuckDB keeps above), and dynamic filters with their current value.
