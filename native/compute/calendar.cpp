@@ -93,27 +93,22 @@ bool CivilField(TimestampKey key) {
 	return DateField(key) && key != TimestampKey::DAY_OF_WEEK && key != TimestampKey::ISO_DAY_OF_WEEK;
 }
 
-template <TimestampKey K, class Out>
-bool Keys(const int64_t *in, uint64_t n, Out *out) {
-	constexpr int64_t kInfinity = std::numeric_limits<int64_t>::max();
+//! out[i] = key_of(in[i]) for n values; false where one is +/-infinity (the type's largest and
+//! smallest values), whose keys are an engine's convention.
+template <class In, class Out, class KeyOf>
+bool EachKey(const In *in, uint64_t n, Out *out, KeyOf key_of) {
+	constexpr In kInfinity = std::numeric_limits<In>::max();
 	bool finite = true;
 	for (uint64_t i = 0; i < n; i++) {
-		const int64_t t = in[i];
-		finite &= t != kInfinity && t != -kInfinity;
-		out[i] = static_cast<Out>(KeyOf(K, t));
+		finite &= in[i] != kInfinity && in[i] != -kInfinity;
+		out[i] = static_cast<Out>(key_of(in[i]));
 	}
 	return finite;
 }
 
-template <TimestampKey K>
-bool DaysKeys(const int32_t *in, uint64_t n, int64_t *out) {
-	constexpr int32_t kInfinity = std::numeric_limits<int32_t>::max();
-	bool finite = true;
-	for (uint64_t i = 0; i < n; i++) {
-		finite &= in[i] != kInfinity && in[i] != -kInfinity;
-		out[i] = FieldOfDay(K, in[i]);
-	}
-	return finite;
+template <TimestampKey K, class Out>
+bool Keys(const int64_t *in, uint64_t n, Out *out) {
+	return EachKey(in, n, out, [](int64_t t) { return KeyOf(K, t); });
 }
 
 } // namespace
@@ -169,13 +164,7 @@ int64_t CalendarKeys::Civil(int64_t days) {
 bool CalendarKeys::OfTimestamps(const int64_t *in, uint64_t n, void *out) {
 	auto *o64 = static_cast<int64_t *>(out);
 	if (CivilField(key)) {
-		constexpr int64_t kInfinity = std::numeric_limits<int64_t>::max();
-		bool finite = true;
-		for (uint64_t i = 0; i < n; i++) {
-			finite &= in[i] != kInfinity && in[i] != -kInfinity;
-			o64[i] = Civil(FloorDiv(in[i], kDay));
-		}
-		return finite;
+		return EachKey(in, n, o64, [&](int64_t t) { return Civil(FloorDiv(t, kDay)); });
 	}
 	switch (key) {
 	case TimestampKey::TRUNC_SECOND: return Keys<TimestampKey::TRUNC_SECOND>(in, n, o64);
@@ -195,19 +184,12 @@ bool CalendarKeys::OfTimestamps(const int64_t *in, uint64_t n, void *out) {
 
 bool CalendarKeys::OfDates(const int32_t *in, uint64_t n, int64_t *out) {
 	if (CivilField(key)) {
-		constexpr int32_t kInfinity = std::numeric_limits<int32_t>::max();
-		bool finite = true;
-		for (uint64_t i = 0; i < n; i++) {
-			finite &= in[i] != kInfinity && in[i] != -kInfinity;
-			out[i] = Civil(in[i]);
-		}
-		return finite;
+		return EachKey(in, n, out, [&](int32_t days) { return Civil(days); });
 	}
-	switch (key) {
-	case TimestampKey::DAY_OF_WEEK: return DaysKeys<TimestampKey::DAY_OF_WEEK>(in, n, out);
-	case TimestampKey::ISO_DAY_OF_WEEK: return DaysKeys<TimestampKey::ISO_DAY_OF_WEEK>(in, n, out);
-	default: return false;
+	if (!DateField(key)) {
+		return false;
 	}
+	return EachKey(in, n, out, [&](int32_t days) { return FieldOfDay(key, days); });
 }
 
 } // namespace compute

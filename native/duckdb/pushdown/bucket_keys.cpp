@@ -49,37 +49,33 @@ int64_t GranularityMicros(const Expression &bucket) {
 		return 1;
 	}
 	auto &fn = bucket.Cast<BoundFunctionExpression>();
-	const bool truncation = fn.function.name == "date_trunc" || fn.function.name == "datetrunc";
-	if ((!truncation && fn.function.name != "time_bucket") || fn.children.empty() ||
-	    fn.children[0]->GetExpressionClass() != ExpressionClass::BOUND_CONSTANT) {
-		return 1;
-	}
-	auto &arg = fn.children[0]->Cast<BoundConstantExpression>().value;
-	if (fn.function.name == "time_bucket") {
-		auto width = IntervalValue::Get(arg);
+	if (fn.function.name == "time_bucket" && !fn.children.empty() && fn.children[0]->GetExpressionClass() == ExpressionClass::BOUND_CONSTANT) {
+		auto width = IntervalValue::Get(fn.children[0]->Cast<BoundConstantExpression>().value);
 		// A month is at least 28 days.
 		const int64_t micros = width.months * 28 * kDay + width.days * kDay + width.micros;
 		return micros > 0 ? micros : 1;
 	}
-	auto part = StringUtil::Lower(arg.ToString());
-	static const std::pair<const char *, int64_t> kParts[] = {
-	    {"millisecond", Interval::MICROS_PER_MSEC}, {"milliseconds", Interval::MICROS_PER_MSEC}, {"ms", Interval::MICROS_PER_MSEC},
-	    {"second", Interval::MICROS_PER_SEC},       {"seconds", Interval::MICROS_PER_SEC},       {"s", Interval::MICROS_PER_SEC},
-	    {"minute", Interval::MICROS_PER_MINUTE},    {"minutes", Interval::MICROS_PER_MINUTE},    {"m", Interval::MICROS_PER_MINUTE},
-	    {"hour", Interval::MICROS_PER_HOUR},        {"hours", Interval::MICROS_PER_HOUR},        {"h", Interval::MICROS_PER_HOUR},
-	    {"day", kDay},                              {"days", kDay},                              {"d", kDay},
-	    {"week", 7 * kDay},                         {"weeks", 7 * kDay},                         {"w", 7 * kDay},
-	    {"month", 28 * kDay},                       {"months", 28 * kDay},                       {"mon", 28 * kDay},
-	    {"quarter", 89 * kDay},                     {"quarters", 89 * kDay},
-	    {"year", 365 * kDay},                       {"years", 365 * kDay},                       {"y", 365 * kDay},
-	    {"decade", 3652 * kDay},                    {"century", 36524 * kDay},                   {"millennium", 365242 * kDay},
-	};
-	for (auto &p : kParts) {
-		if (part == p.first) {
-			return p.second;
-		}
+	DatePartSpecifier part;
+	const Expression *input = nullptr;
+	if (!DateTruncOf(bucket, part, input)) {
+		return 1;
 	}
-	return 1;
+	// The shortest unit of each part: a month is at least 28 days, a year 365.
+	switch (part) {
+	case DatePartSpecifier::MILLISECONDS: return Interval::MICROS_PER_MSEC;
+	case DatePartSpecifier::SECOND: return Interval::MICROS_PER_SEC;
+	case DatePartSpecifier::MINUTE: return Interval::MICROS_PER_MINUTE;
+	case DatePartSpecifier::HOUR: return Interval::MICROS_PER_HOUR;
+	case DatePartSpecifier::DAY: return kDay;
+	case DatePartSpecifier::WEEK: return 7 * kDay;
+	case DatePartSpecifier::MONTH: return 28 * kDay;
+	case DatePartSpecifier::QUARTER: return 89 * kDay;
+	case DatePartSpecifier::YEAR: return 365 * kDay;
+	case DatePartSpecifier::DECADE: return 3652 * kDay;
+	case DatePartSpecifier::CENTURY: return 36524 * kDay;
+	case DatePartSpecifier::MILLENNIUM: return 365242 * kDay;
+	default: return 1;
+	}
 }
 
 } // namespace
@@ -189,12 +185,14 @@ bool SortedRun(const vtx::DecodedColumn &in, const vtx::ColumnType &type, uint64
 	}
 }
 
-//! Marks rows [begin, end) valid in an LSB-first bitmap.
-void SetValid(std::vector<uint64_t> &validity, uint64_t begin, uint64_t end) {
+//! Marks rows [begin, end) valid in an LSB-first bitmap: all of them, or (with `source`, a bitmap
+//! of the same rows) those valid there. A word at a time.
+void SetValid(std::vector<uint64_t> &validity, uint64_t begin, uint64_t end, const uint64_t *source = nullptr) {
 	for (uint64_t row = begin; row < end;) {
 		const uint64_t bit = row & 63;
 		const uint64_t span = std::min<uint64_t>(64 - bit, end - row);
-		validity[row >> 6] |= (span == 64 ? ~uint64_t(0) : ((uint64_t(1) << span) - 1)) << bit;
+		const uint64_t bits = (span == 64 ? ~uint64_t(0) : ((uint64_t(1) << span) - 1)) << bit;
+		validity[row >> 6] |= source ? bits & source[row >> 6] : bits;
 		row += span;
 	}
 }
@@ -335,11 +333,11 @@ bool BucketEvaluator::KernelKeys(const vtx::DecodedColumn &in, uint64_t offset, 
 	if (!keyed) {
 		return false;
 	}
-	if (in.all_valid && !selected) {
-		SetValid(out.validity, offset, offset + n);
+	// NULL in, NULL out; rows a filter removed are NULL too, as the executor leaves them.
+	if (!selected) {
+		SetValid(out.validity, offset, offset + n, in.all_valid ? nullptr : in.validity.data());
 		return true;
 	}
-	// NULL in, NULL out; rows a filter removed are NULL too, as the executor leaves them.
 	for (uint64_t row = offset; row < offset + n; row++) {
 		if (in.IsValid(row) && (!selected || selected[row])) {
 			out.validity[row >> 6] |= uint64_t(1) << (row & 63);

@@ -42,30 +42,19 @@ bool CalendarKernelOf(const Expression &f, vtx::compute::TimestampKey &key, bool
 		}
 		return f.return_type.id() == LogicalTypeId::TIMESTAMP;
 	}
+	// year is monotone, not a calendar field (monotone_functions.hpp); the others are.
 	auto &fn = f.Cast<BoundFunctionExpression>();
-	static const std::pair<const char *, TimestampKey> kFields[] = {
-	    {"hour", TimestampKey::HOUR},           {"minute", TimestampKey::MINUTE},
-	    {"second", TimestampKey::SECOND},       {"millisecond", TimestampKey::MILLISECOND},
-	    {"dayofweek", TimestampKey::DAY_OF_WEEK}, {"weekday", TimestampKey::DAY_OF_WEEK},
-	    {"isodow", TimestampKey::ISO_DAY_OF_WEEK}, {"year", TimestampKey::YEAR},
-	    {"quarter", TimestampKey::QUARTER},        {"month", TimestampKey::MONTH},
-	    {"day", TimestampKey::DAY_OF_MONTH},       {"dayofmonth", TimestampKey::DAY_OF_MONTH},
-	    {"dayofyear", TimestampKey::DAY_OF_YEAR},
-	};
-	if (fn.children.size() != 1 || f.return_type.id() != LogicalTypeId::BIGINT) {
+	const CalendarField *field = nullptr;
+	if (fn.function.name == "year" && fn.children.size() == 1) {
+		input = fn.children[0].get();
+		key = TimestampKey::YEAR;
+	} else if ((field = CalendarFieldOf(f, input)) && field->computed) {
+		key = field->key;
+	} else {
 		return false;
 	}
-	of_dates = date_input(*fn.children[0]);
-	if (!of_dates && !timestamp_input(*fn.children[0])) {
-		return false;
-	}
-	for (auto &f : kFields) {
-		if (fn.function.name == f.first) {
-			key = f.second;
-			return !of_dates || vtx::compute::DateField(key);
-		}
-	}
-	return false;
+	of_dates = date_input(*input);
+	return f.return_type.id() == LogicalTypeId::BIGINT && (of_dates ? vtx::compute::DateField(key) : timestamp_input(*input));
 }
 
 } // namespace vortex

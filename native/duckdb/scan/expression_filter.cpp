@@ -610,7 +610,7 @@ vtx::compute::ZoneMatch ExpressionFilterEvaluator::Evaluate(idx_t k, const std::
 		return RowsMatch(held, rows, mask);
 	}
 	if (kernels_[k] && inputs.size() == 1 && inputs[0].decoded && inputs[0].decoded->count == rows) {
-		rows_.assign(rows, 0);
+		rows_.resize(rows); // every byte written
 		if (kernels_[k]->Evaluate(*inputs[0].decoded, rows_.data())) {
 			idx_t held = 0;
 			for (uint64_t r = 0; r < rows; r++) {

@@ -2,13 +2,12 @@
 
 #include "calendar_kernels.hpp"
 #include "scan_filters.hpp"
+#include "../../compute/selection.hpp"
 #include "duckdb/planner/expression/bound_between_expression.hpp"
 #include "duckdb/planner/expression/bound_comparison_expression.hpp"
 #include "duckdb/planner/expression/bound_conjunction_expression.hpp"
 #include "duckdb/planner/expression/bound_constant_expression.hpp"
 #include "duckdb/planner/expression/bound_operator_expression.hpp"
-
-#include <cstring>
 
 namespace vortex {
 
@@ -20,16 +19,9 @@ namespace {
 
 //! The raw bytes of a non-NULL BIGINT constant, as the keys are stored.
 bool KeyConstant(const Expression &e, std::string &raw) {
-	if (e.GetExpressionClass() != ExpressionClass::BOUND_CONSTANT || e.return_type.id() != LogicalTypeId::BIGINT) {
-		return false;
-	}
-	auto &v = e.Cast<BoundConstantExpression>().value;
-	if (v.IsNull()) {
-		return false;
-	}
-	const int64_t x = v.GetValue<int64_t>();
-	raw.assign(reinterpret_cast<const char *>(&x), sizeof(x));
-	return true;
+	return e.GetExpressionClass() == ExpressionClass::BOUND_CONSTANT && e.return_type.id() == LogicalTypeId::BIGINT &&
+	       !e.Cast<BoundConstantExpression>().value.IsNull() &&
+	       ValueToRaw(LogicalType::BIGINT, e.Cast<BoundConstantExpression>().value, raw);
 }
 
 //! `e` as a predicate on the keys of `field` (the first field met, set by the first leaf).
@@ -125,16 +117,12 @@ bool KernelFilter::Evaluate(const vtx::DecodedColumn &column, uint8_t *out) {
 	if (!keyed) {
 		return false;
 	}
-	// NULL in, NULL key: no comparison holds on it.
-	scratch.all_valid = column.all_valid;
-	scratch.all_null = false;
-	scratch.validity = column.validity;
-	static const vtx::ColumnType kKeys = [] {
-		vtx::ColumnType t;
-		t.id = vtx::TypeId::INT64;
-		return t;
-	}();
+	static const vtx::ColumnType kKeys {}; // INT64
 	vtx::compute::EvaluatePredicate(predicate, kKeys, scratch, out);
+	// NULL in, NULL key: no comparison holds on it.
+	if (!column.all_valid) {
+		vtx::compute::AndValidity(out, column.validity.data(), rows);
+	}
 	return true;
 }
 

@@ -33,7 +33,7 @@ private:
 	vtx::compute::CalendarKeys keys;
 	bool of_dates;
 	vtx::compute::Predicate predicate; //! over the keys (BIGINT)
-	vtx::DecodedColumn scratch;         //! the zone's keys
+	vtx::DecodedColumn scratch;         //! the zone's keys (all valid: NULL rows are masked after)
 };
 
 } // namespace vortex

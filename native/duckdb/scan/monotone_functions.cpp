@@ -117,14 +117,25 @@ bool BucketFunction(ClientContext &context, const Expression &key, const Express
 // Coarser than needed is still exact: decade, century and millennium are taken per year because
 // date_trunc's centuries begin a year before century()'s.
 const CalendarField *CalendarFieldOf(const Expression &e, const Expression *&input) {
+	using K = vtx::compute::TimestampKey;
 	static const CalendarField kFields[] = {
-	    {"month", "month", "year"},     {"quarter", "quarter", "year"},   {"day", "day", "month"},
-	    {"dayofmonth", "day", "month"}, {"dayofyear", "day", "year"},     {"isodow", "day", "week"},
-	    {"hour", "hour", "day"},        {"minute", "minute", "hour"},     {"second", "second", "minute"},
-	    {"millisecond", "millisecond", "minute"},
-	    {"monthname", "month", nullptr}, {"dayofweek", "day", nullptr},   {"weekday", "day", nullptr},
-	    {"dayname", "day", nullptr},    {"decade", "year", nullptr},      {"century", "year", nullptr},
-	    {"millennium", "year", nullptr},
+	    {"month", "month", "year", true, K::MONTH},
+	    {"quarter", "quarter", "year", true, K::QUARTER},
+	    {"day", "day", "month", true, K::DAY_OF_MONTH},
+	    {"dayofmonth", "day", "month", true, K::DAY_OF_MONTH},
+	    {"dayofyear", "day", "year", true, K::DAY_OF_YEAR},
+	    {"isodow", "day", "week", true, K::ISO_DAY_OF_WEEK},
+	    {"hour", "hour", "day", true, K::HOUR},
+	    {"minute", "minute", "hour", true, K::MINUTE},
+	    {"second", "second", "minute", true, K::SECOND},
+	    {"millisecond", "millisecond", "minute", true, K::MILLISECOND},
+	    {"monthname", "month", nullptr, false, K::MONTH},
+	    {"dayofweek", "day", nullptr, true, K::DAY_OF_WEEK},
+	    {"weekday", "day", nullptr, true, K::DAY_OF_WEEK},
+	    {"dayname", "day", nullptr, false, K::DAY_OF_WEEK},
+	    {"decade", "year", nullptr, false, K::YEAR},
+	    {"century", "year", nullptr, false, K::YEAR},
+	    {"millennium", "year", nullptr, false, K::YEAR},
 	};
 	if (e.GetExpressionClass() != ExpressionClass::BOUND_FUNCTION) {
 		return nullptr;

@@ -6,6 +6,7 @@
 // setting (TIMESTAMP WITH TIME ZONE), local time can run backwards at a transition, so it counts
 // as monotone only while TimeZone is UTC.
 #pragma once
+#include "../../compute/calendar.hpp"
 #include "duckdb.hpp"
 #include "duckdb/common/enums/date_part_specifier.hpp"
 
@@ -21,6 +22,9 @@ bool BucketFunction(duckdb::ClientContext &context, const duckdb::Expression &ke
 //! it never decreases (null where none is).
 struct CalendarField {
 	const char *name, *unit, *parent;
+	//! Computed by native/compute's calendar kernel (calendar_kernels.hpp), and as which key.
+	bool computed;
+	vtx::compute::TimestampKey key;
 };
 
 //! Where `e` is a calendar field of a DATE or TIMESTAMP expression (not TIMESTAMP WITH TIME ZONE,
