@@ -110,6 +110,14 @@ struct KeyIds {
 	std::vector<uint32_t> rep; //! neither: per id, a row that has it
 };
 
+//! A key given by a KeyFunction over one zone: one row per distinct input value that a row
+//! counting has, those values' keys, and the keys' ids.
+struct MappedKey {
+	DecodedColumn values, keys;
+	KeyIds ids;                 //! of `keys`
+	std::vector<uint32_t> slot; //! per id of the input: its row of `values`, kNoId where no row that counts has it
+};
+
 //! Values of a narrow range (as unsigned integers of their width, which keeps equality) are
 //! their own ids: value - smallest, no hashing. False when the range is too wide for that.
 template <class T>
@@ -496,6 +504,8 @@ struct GroupedAggregation::Scratch {
 	std::vector<uint64_t> masks; //! AddKeptEntries: per entry, all ones where kept
 	ByteBuffer fixed;
 	std::vector<StringRef> strings;
+	std::vector<MappedKey> mapped;           //! per key column given by a KeyFunction
+	std::vector<const DecodedColumn *> cols; //! per key column: what its ids' rows refer to
 };
 
 GroupedAggregation::GroupedAggregation(std::vector<ColumnType> key_types_p, std::vector<ColumnType> value_types_p,
@@ -524,6 +534,34 @@ bool GroupedAggregation::ConstantKey(const ColumnType &type, const ZoneStats &st
 	return true;
 }
 
+uint64_t GroupedAggregation::RangeWidth(const ColumnType &type, const ZoneStats &s) {
+	const auto kind = type.Kind();
+	const auto width = type.ByteWidth();
+	if ((kind != PhysicalKind::SIGNED && kind != PhysicalKind::UNSIGNED) || width > 8 || !s.has_minmax ||
+	    !s.minmax_exact || s.min.size() != width || s.max.size() != width) {
+		return 0;
+	}
+	int128 lo = 0, hi = 0;
+	if (kind == PhysicalKind::SIGNED) {
+		int64_t a = 0, b = 0;
+		std::memcpy(&a, s.min.data(), width);
+		std::memcpy(&b, s.max.data(), width);
+		const int shift = 64 - 8 * static_cast<int>(width); // sign-extend
+		lo = shift ? static_cast<int64_t>(static_cast<uint64_t>(a) << shift) >> shift : a;
+		hi = shift ? static_cast<int64_t>(static_cast<uint64_t>(b) << shift) >> shift : b;
+	} else {
+		uint64_t a = 0, b = 0;
+		std::memcpy(&a, s.min.data(), width);
+		std::memcpy(&b, s.max.data(), width);
+		lo = a;
+		hi = b;
+	}
+	if (hi < lo || hi - lo >= static_cast<int128>(std::numeric_limits<uint64_t>::max())) {
+		return 0;
+	}
+	return static_cast<uint64_t>(hi - lo) + 1;
+}
+
 uint64_t GroupedAggregation::KeysBound(const ColumnType &type, const ChunkMeta &chunk, uint64_t rows) {
 	bool is_null;
 	std::string key;
@@ -541,29 +579,9 @@ uint64_t GroupedAggregation::KeysBound(const ColumnType &type, const ChunkMeta &
 			bound = std::min(bound, (uint64_t(1) << bits) + null_id);
 		}
 	}
-	const auto kind = type.Kind();
-	const auto width = type.ByteWidth();
-	auto &s = chunk.stats;
-	if ((kind == PhysicalKind::SIGNED || kind == PhysicalKind::UNSIGNED) && width <= 8 && s.has_minmax &&
-	    s.minmax_exact && s.min.size() == width && s.max.size() == width) {
-		int128 lo = 0, hi = 0;
-		if (kind == PhysicalKind::SIGNED) {
-			int64_t a = 0, b = 0;
-			std::memcpy(&a, s.min.data(), width);
-			std::memcpy(&b, s.max.data(), width);
-			const int shift = 64 - 8 * static_cast<int>(width); // sign-extend
-			lo = shift ? static_cast<int64_t>(static_cast<uint64_t>(a) << shift) >> shift : a;
-			hi = shift ? static_cast<int64_t>(static_cast<uint64_t>(b) << shift) >> shift : b;
-		} else {
-			uint64_t a = 0, b = 0;
-			std::memcpy(&a, s.min.data(), width);
-			std::memcpy(&b, s.max.data(), width);
-			lo = a;
-			hi = b;
-		}
-		if (hi >= lo && hi - lo < static_cast<int128>(bound)) {
-			bound = std::min<uint64_t>(bound, static_cast<uint64_t>(hi - lo) + 1 + null_id);
-		}
+	const uint64_t range = RangeWidth(type, chunk.stats);
+	if (range > 0 && range <= bound) {
+		bound = std::min<uint64_t>(bound, range + null_id);
 	}
 	return bound;
 }
@@ -695,10 +713,103 @@ void ColumnIds(const ColumnType &type, const DecodedColumn &c, KeyIds &out, Grou
 	}
 }
 
+//! Turns `ids`, of the input column `c` of `f`, into ids of its keys, referring to rows of
+//! `m.keys`: the function keys one row per input id that a row counting (`selected`) has, and
+//! each row takes its value's key's id (rows that do not count take any id: they add nothing).
+//! False where no row counts.
+bool KeyIdsOfValues(const KeyFunction &f, const ColumnType &key_type, const DecodedColumn &c, const uint8_t *selected,
+                    KeyIds &ids, MappedKey &m, GroupedAggregation::Scratch &s) {
+	const uint64_t rows = c.count;
+	const auto width = f.input.ByteWidth();
+	if (width == 0 || ids.dictionary) {
+		throw std::logic_error("a key function's input must be fixed-width");
+	}
+	// Every id occurs but a narrow range's gaps, unless a filter removed rows.
+	m.slot.assign(ids.card, selected || ids.direct ? kNoId : 0);
+	if (selected || ids.direct) {
+		for (uint64_t i = 0; i < rows; i++) {
+			if (!selected || selected[i]) {
+				m.slot[ids.ids[i]] = 0;
+			}
+		}
+	}
+	uint64_t n = 0;
+	for (auto x : m.slot) {
+		n += x != kNoId;
+	}
+	if (n == 0) {
+		return false;
+	}
+	m.values.Recycle();
+	m.values.count = n;
+	m.values.fixed.resize(n * width);
+	m.values.validity.assign((n + 63) / 64, 0);
+	uint64_t valid = 0;
+	uint32_t j = 0;
+	for (uint32_t id = 0; id < ids.card; id++) {
+		if (m.slot[id] == kNoId) {
+			continue;
+		}
+		m.slot[id] = j;
+		uint8_t *value = m.values.fixed.data() + uint64_t(j) * width;
+		bool is_valid;
+		if (ids.direct) {
+			is_valid = id != ids.null_id;
+			const uint64_t x = ids.base + id; // little-endian: its low bytes are the value
+			std::memcpy(value, &x, width);
+		} else {
+			is_valid = RowValid(c, ids.rep[id]);
+			std::memcpy(value, c.Fixed() + uint64_t(ids.rep[id]) * width, width);
+		}
+		if (is_valid) {
+			m.values.validity[j >> 6] |= uint64_t(1) << (j & 63);
+			valid++;
+		}
+		j++;
+	}
+	m.values.all_valid = valid == n;
+	m.values.all_null = valid == 0;
+	if (m.values.all_valid) {
+		m.values.validity.clear();
+	}
+	f.apply(m.values, m.keys);
+	ColumnIds(key_type, m.keys, m.ids, s);
+	ids.own.resize(rows);
+	for (uint64_t i = 0; i < rows; i++) {
+		const uint32_t row = m.slot[ids.ids[i]];
+		ids.own[i] = row == kNoId ? 0 : m.ids.ids[row];
+	}
+	ids.ids = ids.own.data();
+	ids.card = m.ids.card;
+	ids.dictionary = m.ids.dictionary;
+	ids.direct = m.ids.direct;
+	ids.base = m.ids.base;
+	ids.null_id = m.ids.null_id;
+	ids.rep = m.ids.rep;
+	return true;
+}
+
+//! The key of id `id` of one key column (`ids` over rows of `c`).
+void KeyOfId(const ColumnType &type, const DecodedColumn &c, const KeyIds &ids, uint32_t id, bool &is_null,
+             std::string &key) {
+	if (ids.dictionary) {
+		is_null = id == c.dictionary.size();
+		key = is_null ? std::string() : std::string(c.dictionary[id].ptr, c.dictionary[id].len);
+	} else if (ids.direct) {
+		is_null = id == ids.null_id;
+		const uint64_t value = ids.base + id; // little-endian: its low bytes are the key's
+		key = is_null ? std::string() : std::string(reinterpret_cast<const char *>(&value), type.ByteWidth());
+	} else {
+		is_null = !RowValid(c, ids.rep[id]);
+		key = is_null ? std::string() : RawAt(type, c, ids.rep[id]);
+	}
+}
+
 } // namespace
 
 void GroupedAggregation::AddDecoded(const std::vector<const DecodedColumn *> &keys,
-                                    const std::vector<const DecodedColumn *> &values, const uint8_t *selected) {
+                                    const std::vector<const DecodedColumn *> &values, const uint8_t *selected,
+                                    const std::vector<const KeyFunction *> &functions) {
 	const uint64_t rows = keys.empty() ? 0 : keys[0]->count;
 	if (rows == 0) {
 		return;
@@ -708,10 +819,20 @@ void GroupedAggregation::AddDecoded(const std::vector<const DecodedColumn *> &ke
 	}
 	auto &s = *scratch;
 	// 1. A dense id per row for the tuple of its keys: per column, then (several keys) combined
-	//    and renumbered through a hash table.
+	//    and renumbered through a hash table. A key function's column is numbered by its input's
+	//    values first, and those ids by the keys of the values.
 	s.keys.resize(keys.size());
+	s.cols = keys;
+	s.mapped.resize(keys.size());
 	for (size_t k = 0; k < keys.size(); k++) {
-		ColumnIds(key_types[k], *keys[k], s.keys[k], s);
+		const KeyFunction *f = k < functions.size() ? functions[k] : nullptr;
+		ColumnIds(f ? f->input : key_types[k], *keys[k], s.keys[k], s);
+		if (f) {
+			if (!KeyIdsOfValues(*f, key_types[k], *keys[k], selected, s.keys[k], s.mapped[k], s)) {
+				return; // no row counts
+			}
+			s.cols[k] = &s.mapped[k].keys;
+		}
 	}
 	const uint32_t *ids;
 	uint64_t card;
@@ -785,21 +906,12 @@ void GroupedAggregation::AddDecoded(const std::vector<const DecodedColumn *> &ke
 		if (s.rows[id] == 0) {
 			continue;
 		}
-		if (keys.size() == 1 && s.keys[0].dictionary) {
-			auto &dict = keys[0]->dictionary;
-			key_null[0] = id == dict.size();
-			key[0] = key_null[0] ? std::string() : std::string(dict[id].ptr, dict[id].len);
-		} else if (keys.size() == 1 && s.keys[0].direct) {
-			key_null[0] = id == s.keys[0].null_id;
-			const uint64_t value = s.keys[0].base + id; // little-endian: its low bytes are the key's
-			key[0] = key_null[0] ? std::string()
-			                     : std::string(reinterpret_cast<const char *>(&value), key_types[0].ByteWidth());
-		} else {
-			const uint32_t r = keys.size() == 1 ? s.keys[0].rep[id] : s.rep[id];
-			for (size_t k = 0; k < keys.size(); k++) {
-				key_null[k] = !RowValid(*keys[k], r);
-				key[k] = key_null[k] ? std::string() : RawAt(key_types[k], *keys[k], r);
-			}
+		// One key: the id's own. Several: a row of the combination, and each column's key of its id there.
+		for (size_t k = 0; k < keys.size(); k++) {
+			bool is_null = false;
+			const auto key_id = keys.size() == 1 ? static_cast<uint32_t>(id) : s.keys[k].ids[s.rep[id]];
+			KeyOfId(key_types[k], *s.cols[k], s.keys[k], key_id, is_null, key[k]);
+			key_null[k] = is_null;
 		}
 		s.group[id] = static_cast<size_t>(&Find(key_null, key) - groups.data());
 		groups[s.group[id]].rows += s.rows[id];

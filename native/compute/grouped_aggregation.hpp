@@ -6,6 +6,7 @@
 #include "aggregate_state.hpp"
 #include "../format/metadata.hpp"
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -21,6 +22,16 @@ struct GroupState {
 	std::vector<AggregateState> values; //! per value column
 };
 
+//! A key that is a function of one column's values (a bucket such as `month(d)`). Where that
+//! column takes few values in a zone (the days of a few years), the function is applied once per
+//! distinct value instead of once per row, and the rows are grouped by their values' ids.
+struct KeyFunction {
+	ColumnType input; //! the column's type (fixed-width)
+	//! Keys `values` (rows of `input`, NULL ones included) into `keys`, a column of the key's
+	//! type, row for row, as the function keys a zone's rows.
+	std::function<void(const DecodedColumn &values, DecodedColumn &keys)> apply;
+};
+
 class GroupedAggregation {
 public:
 	//! `needs_minmax` / `needs_sum`, per value column (empty: everything), say what decoded rows
@@ -33,6 +44,8 @@ public:
 	//! (exact) and no NULL, or every row NULL. False otherwise.
 	static bool ConstantKey(const ColumnType &type, const ZoneStats &stats, bool &is_null, std::string &key);
 
+	//! max - min + 1 of an integer-stored chunk whose statistics hold its exact range, or 0.
+	static uint64_t RangeWidth(const ColumnType &type, const ZoneStats &stats);
 	//! An upper bound on the distinct keys (NULL counting as one) of a key chunk of `rows` rows,
 	//! from its metadata alone: 1 where ConstantKey holds; the width of an exact integer range;
 	//! for a dictionary-coded chunk, 2^(bits per row its bytes allow) — its codes alone take at
@@ -43,9 +56,10 @@ public:
 	void AddZone(const std::vector<bool> &key_null, const std::vector<std::string> &keys, uint64_t rows,
 	             const std::vector<const ZoneStats *> &values);
 	//! A decoded zone: `keys` and `values` hold the same rows; with `selected`, only the rows
-	//! whose byte is nonzero count.
+	//! whose byte is nonzero count. Where `functions[k]` is set, keys[k] is that function's input
+	//! column, and the function is applied only to the values of the rows that count.
 	void AddDecoded(const std::vector<const DecodedColumn *> &keys, const std::vector<const DecodedColumn *> &values,
-	                const uint8_t *selected = nullptr);
+	                const uint8_t *selected = nullptr, const std::vector<const KeyFunction *> &functions = {});
 	//! A decoded zone with one key column whose key is constant over consecutive rows (a bucket
 	//! of an ascending column): run r covers rows [starts[r], starts[r + 1]) (the last up to
 	//! `rows`) and has key bytes keys[r], never NULL. Each run's values are added as a range.

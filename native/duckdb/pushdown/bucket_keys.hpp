@@ -4,7 +4,9 @@
 // evaluates the function itself with DuckDB's ExpressionExecutor on the column's values (so the
 // key's type and value are DuckDB's by construction), or, for a TIMESTAMP's truncations to a fixed
 // unit, its day, and the calendar fields of a TIMESTAMP or DATE, with native/compute's kernel
-// (compute/calendar.hpp, differential-tested against DuckDB), and groups on the results. The
+// (compute/calendar.hpp, differential-tested against DuckDB), and groups on the results; where
+// the column takes few values in a zone (the days of a few years), once per value instead of per
+// row (vtx::compute::KeyFunction, grouped_aggregate.cpp's KeyPerValue). The
 // bucket functions are monotone (non-decreasing) in their input, so a zone whose min and max give
 // the same key has that one key on every row and is answered from its statistics (a calendar
 // field: where min and max lie in one unit of it, e.g. one hour for `hour`); where a function

@@ -243,6 +243,10 @@ struct GroupedLocalState : public LocalTableFunctionState {
 	ZoneFilter filter;
 	std::vector<std::unique_ptr<BucketEvaluator>> buckets;
 	std::vector<vtx::DecodedColumn> bucket_columns; //! per key: its buckets over the current zone
+	//! Per key with a bucket: the bucket as a function of distinct values (KeyPerValue), and per key
+	//! of the current zone, that function where it is used.
+	std::vector<vtx::compute::KeyFunction> key_functions;
+	std::vector<const vtx::compute::KeyFunction *> functions;
 	std::vector<uint64_t> run_starts;               //! SortedKeyRuns of the current zone
 	std::vector<std::string> run_keys;
 	//! Decode buffers reused from zone to zone: fresh zone-sized buffers cost a page fault per page.
@@ -315,6 +319,27 @@ void PlanFile(const GroupedBindData &bind, idx_t f, const vtx::FileMetadata &met
 //! Runs shorter than this on average cost more as a group lookup each than the per-row path.
 constexpr uint64_t kMinAverageRun = 64;
 
+//! A bucket key is applied once per distinct value of its column, not per row, where the zone
+//! has at most one value per this many rows.
+constexpr uint64_t kRowsPerValue = 8;
+
+//! Whether a bucket key's column takes few enough values in a zone to apply the bucket once per
+//! value (vtx::compute::KeyFunction). A narrow exact range (the days of a few years) numbers its
+//! values without hashing, cheaper than any per-row key; values that must be hashed (a
+//! dictionary's few timestamps) still beat DuckDB's executor per row, not the kernel's keys.
+bool KeyPerValue(const BucketEvaluator &bucket, const vtx::ColumnType &type, const vtx::ChunkMeta &chunk,
+                 uint64_t rows) {
+	if (type.ByteWidth() == 0) {
+		return false;
+	}
+	const uint64_t most = rows / kRowsPerValue;
+	const uint64_t range = vtx::compute::GroupedAggregation::RangeWidth(type, chunk.stats);
+	if (range > 0 && range <= std::min<uint64_t>(most, uint64_t(1) << 16)) {
+		return true;
+	}
+	return !bucket.HasKernel() && vtx::compute::GroupedAggregation::KeysBound(type, chunk, rows) <= most;
+}
+
 //! Decodes (each column once, even where a key column is also aggregated), filters and groups
 //! one zone into the thread's partial accumulation.
 void AccumulateZone(const GroupedBindData &bind, const GroupedGlobalState &g, const ZoneWork &item,
@@ -354,9 +379,13 @@ void AccumulateZone(const GroupedBindData &bind, const GroupedGlobalState &g, co
 	}
 	l.hive_text.resize(bind.keys.size());
 	l.bucket_columns.resize(bind.keys.size());
+	l.functions.assign(bind.keys.size(), nullptr);
 	for (idx_t i = 0; i < bind.keys.size(); i++) {
 		auto k = bind.keys[i];
-		if (l.buckets[i]) {
+		if (l.buckets[i] && KeyPerValue(*l.buckets[i], bind.fields[k].type, zone.chunks[k], rows)) {
+			l.functions[i] = &l.key_functions[i];
+			key_columns.push_back(&column(k));
+		} else if (l.buckets[i]) {
 			l.buckets[i]->ApplyColumn(column(k), l.bucket_columns[i], match == ZoneMatch::SOME ? l.mask.Rows() : nullptr);
 			key_columns.push_back(&l.bucket_columns[i]);
 		} else if (bind.IsHive(k)) {
@@ -370,7 +399,7 @@ void AccumulateZone(const GroupedBindData &bind, const GroupedGlobalState &g, co
 	for (auto v : g.values.fields) {
 		value_columns.push_back(&column(v));
 	}
-	l.partial.AddDecoded(key_columns, value_columns, match == ZoneMatch::SOME ? l.mask.Rows() : nullptr);
+	l.partial.AddDecoded(key_columns, value_columns, match == ZoneMatch::SOME ? l.mask.Rows() : nullptr, l.functions);
 }
 
 //! Per key column, the value of every group's key, after the key's transform if it has one.
@@ -460,6 +489,15 @@ unique_ptr<LocalTableFunctionState> GroupedInitLocal(ExecutionContext &context, 
 	}
 	auto &g = gstate->Cast<GroupedGlobalState>();
 	auto l = make_uniq<GroupedLocalState>(g.NewAccumulation(), FilterOf(context.client, bind), BucketsOf(context.client, bind));
+	l->key_functions.resize(bind.keys.size());
+	for (idx_t i = 0; i < bind.keys.size(); i++) {
+		if (auto *bucket = l->buckets[i].get()) {
+			l->key_functions[i].input = bind.fields[bind.keys[i]].type;
+			l->key_functions[i].apply = [bucket](const vtx::DecodedColumn &values, vtx::DecodedColumn &keys) {
+				bucket->ApplyColumn(values, keys);
+			};
+		}
+	}
 	std::lock_guard<std::mutex> guard(g.lock);
 	l->id = g.registered++;
 	return std::move(l);
