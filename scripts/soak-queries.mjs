@@ -172,7 +172,9 @@ const shape = () => {
     // Calendar fields (session 20): one key within a unit of time.
     'hour(ts)', 'dayofweek(ts)', 'month(dt)', 'day(ts), s',
     // Narrowing casts: out of range on rows a filter may remove (session 21).
-    'u8::TINYINT', 'i16::TINYINT']);
+    'u8::TINYINT', 'i16::TINYINT',
+    // Buckets applied once per distinct value of a column with few values a zone (session 22).
+    'u8 // 16', 'dayofweek(dt)', "time_bucket(INTERVAL '7 days', dt)", 'u8 // 32, s', 'year(dt), u8 // 64']);
   const distinctCol = pick(['s', 'x', 'k', 'dt', 'txt', 'u8', 'i16', 'z']);
   const limit = random() < 0.3 ? ` LIMIT ${int(1, 500)}` : '';
   const order = pick(['id DESC', 'id', 'x DESC NULLS LAST, id', 'ts DESC, id', 'm, id']);
