@@ -308,9 +308,9 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
   });
 
   it('applies a bucket once per distinct value of a column with few values a zone, under filters, NULLs and other keys, as DuckDB does', async () => {
-    // Unsorted days of about a year, integers under 300 and 50 timestamps (a dictionary's,
-    // numbered by hashing), in zones of 122880 rows: each zone's values are few, and the reader
-    // keys those values rather than the rows. Only the values of rows a filter keeps may be
+    // Unsorted days of about a year, integers under 300, and 50 timestamps and a few SMALLINT and
+    // BIGINT values of wide ranges (dictionary-coded: their codes are the ids), in zones of 122880
+    // rows: each zone's values are few, and the reader keys those values rather than the rows. Only the values of rows a filter keeps may be
     // keyed: s::TINYINT raises on s >= 128, as DuckDB does where no filter removes them.
     const table = 'few_values';
     await conn.run(`CREATE TABLE ${table} AS SELECT i,
@@ -318,6 +318,8 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
         CASE WHEN hash(i) % 31 = 0 OR i BETWEEN 102400 AND 112639 THEN NULL ELSE (hash(i * 11) % 300)::INTEGER END AS n,
         (hash(i * 19) % 150)::INTEGER AS s,
         CASE WHEN hash(i) % 37 = 0 THEN NULL ELSE TIMESTAMP '2024-01-01' + INTERVAL ((hash(i * 23) % 50) * 3600 + 17) SECOND END AS t,
+        [-30000, 0, 29999, NULL][1 + (hash(i * 29) % 4)::INTEGER]::SMALLINT AS v16,
+        [1, 1000000, 50000000000, -7][1 + (hash(i * 31) % 4)::INTEGER]::BIGINT AS w,
         ['eu', 'us', 'ap'][1 + (hash(i * 13) % 3)::INTEGER] AS region,
         (hash(i * 17) % 1000)::BIGINT - 500 AS x
       FROM range(500000) r(i)`);
@@ -325,7 +327,8 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
     await conn.run(`COPY ${table} TO ${sqlString(file)} (FORMAT vortex, ROW_GROUP_SIZE 122880)`);
     const src = sqlString(file);
     const keys = ['month(d)', 'year(d)', 'dayofweek(d)', "date_trunc('month', d)", "time_bucket(INTERVAL '7 days', d)", 'n // 7', 'n // 3',
-      "time_bucket(INTERVAL '15 minutes', t)", 'month(d), region', "region, time_bucket(INTERVAL '1 day', t)", 'n // 50, year(d)', 'region, dayofweek(d), n // 100'];
+      "time_bucket(INTERVAL '15 minutes', t)", 'month(d), region', "region, time_bucket(INTERVAL '1 day', t)",
+      't', 'hour(t)', 't::DATE, n // 50', 'v16', 'v16 // 7, w', 'w // 1000', 'region, w', 'n // 50, year(d)', 'region, dayofweek(d), n // 100'];
     const wheres = ['', "WHERE region = 'eu'", 'WHERE x > 400', "WHERE d >= DATE '2000-03-01' AND d < DATE '2000-04-01'", 'WHERE n IS NULL', 'WHERE d IS NULL OR x < -490'];
     let pushed = 0;
     for (const key of keys) {
@@ -337,6 +340,11 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
       }
     }
     expect(pushed).toBe(keys.length * wheres.length);
+    // A dictionary-coded key whose values an aggregate also reads.
+    for (const where of wheres) {
+      const sql = (from: string) => `SELECT t, w, count(*), max(t), min(w), sum(x) FROM ${from} ${where} GROUP BY ALL ORDER BY ALL`;
+      expect(await answerText(conn, sql(src)), where).toBe(await answerText(conn, sql(table)));
+    }
     // Raising only where a kept row raises.
     const narrow = (where: string, from: string) => `SELECT s::TINYINT AS k, region, count(*), sum(x) FROM ${from} WHERE ${where} GROUP BY ALL ORDER BY ALL`;
     for (const where of ['s < 128', 's < 100 AND x > 0', "s <= 127 OR region = 'zz'"]) {

@@ -246,6 +246,13 @@ void Densify(std::vector<uint64_t> &values, IdTable<uint64_t> &table, std::vecto
 	}
 }
 
+//! The entries of a dictionary-coded chunk: strings in `dictionary`, or fixed-width values left in
+//! their dictionary (`deferred`, a key column read for grouping only).
+uint64_t Entries(const DecodedColumn &c) {
+	return c.dictionary.empty() && c.deferred.encoding == static_cast<uint8_t>(Encoding::DICTIONARY) ? c.deferred.size
+	                                                                                                : c.dictionary.size();
+}
+
 bool RowValid(const DecodedColumn &c, uint64_t i) {
 	return !c.all_null && c.IsValid(i);
 }
@@ -689,7 +696,7 @@ void ColumnIds(const ColumnType &type, const DecodedColumn &c, KeyIds &out, Grou
 		return;
 	}
 	if (!c.codes.empty()) {
-		const uint32_t null_id = static_cast<uint32_t>(c.dictionary.size());
+		const uint32_t null_id = static_cast<uint32_t>(Entries(c));
 		out.dictionary = true;
 		out.card = uint64_t(null_id) + 1;
 		if (c.all_valid) {
@@ -721,12 +728,14 @@ bool KeyIdsOfValues(const KeyFunction &f, const ColumnType &key_type, const Deco
                     KeyIds &ids, MappedKey &m, GroupedAggregation::Scratch &s) {
 	const uint64_t rows = c.count;
 	const auto width = f.input.ByteWidth();
-	if (width == 0 || ids.dictionary) {
+	if (width == 0) {
 		throw std::logic_error("a key function's input must be fixed-width");
 	}
-	// Every id occurs but a narrow range's gaps, unless a filter removed rows.
-	m.slot.assign(ids.card, selected || ids.direct ? kNoId : 0);
-	if (selected || ids.direct) {
+	// Every id occurs but a narrow range's gaps and a dictionary's unused entries (its NULL, where
+	// no row is), unless a filter removed rows.
+	const bool scan = selected || ids.direct || ids.dictionary;
+	m.slot.assign(ids.card, scan ? kNoId : 0);
+	if (scan) {
 		for (uint64_t i = 0; i < rows; i++) {
 			if (!selected || selected[i]) {
 				m.slot[ids.ids[i]] = 0;
@@ -757,6 +766,12 @@ bool KeyIdsOfValues(const KeyFunction &f, const ColumnType &key_type, const Deco
 			is_valid = id != ids.null_id;
 			const uint64_t x = ids.base + id; // little-endian: its low bytes are the value
 			std::memcpy(value, &x, width);
+		} else if (ids.dictionary) {
+			is_valid = id != Entries(c);
+			std::memset(value, 0, width);
+			if (is_valid) {
+				std::memcpy(value, c.deferred.entries + uint64_t(id) * width, width);
+			}
 		} else {
 			is_valid = RowValid(c, ids.rep[id]);
 			std::memcpy(value, c.Fixed() + uint64_t(ids.rep[id]) * width, width);
@@ -793,8 +808,11 @@ bool KeyIdsOfValues(const KeyFunction &f, const ColumnType &key_type, const Deco
 void KeyOfId(const ColumnType &type, const DecodedColumn &c, const KeyIds &ids, uint32_t id, bool &is_null,
              std::string &key) {
 	if (ids.dictionary) {
-		is_null = id == c.dictionary.size();
-		key = is_null ? std::string() : std::string(c.dictionary[id].ptr, c.dictionary[id].len);
+		is_null = id == Entries(c);
+		const auto width = type.ByteWidth();
+		key = is_null       ? std::string()
+		      : width == 0 ? std::string(c.dictionary[id].ptr, c.dictionary[id].len)
+		                   : std::string(reinterpret_cast<const char *>(c.deferred.entries) + uint64_t(id) * width, width);
 	} else if (ids.direct) {
 		is_null = id == ids.null_id;
 		const uint64_t value = ids.base + id; // little-endian: its low bytes are the key's

@@ -4,6 +4,7 @@
 #include "../../compute/predicate.hpp"
 #include "../../compute/selection.hpp"
 #include "../../compute/zone_mask.hpp"
+#include "../../format/encoding.hpp"
 #include "../../format/reader.hpp"
 #include "../scan/plan_guard.hpp"
 #include "bucket_keys.hpp"
@@ -90,6 +91,32 @@ const vtx::DecodedColumn &ZoneDecoder::operator()(idx_t field) {
 	}
 	decoded[field] = &chunk;
 	return chunk;
+}
+
+const vtx::DecodedColumn &ZoneDecoder::Coded(idx_t field) {
+	auto &chunk = file.meta->zones[zone].chunks[field];
+	if (decoded.count(field) || chunk.encoding != static_cast<uint8_t>(vtx::Encoding::DICTIONARY)) {
+		return (*this)(field);
+	}
+	auto it = coded.find(field);
+	if (it != coded.end()) {
+		return *it->second;
+	}
+	// Buffers of coded chunks are kept apart from decoded ones (a field's are both, zone to zone).
+	auto &out = buffers[~field];
+	try {
+		vtx::ReadChunk(*file.source, *file.meta, zone, field, out, nullptr, nullptr, true);
+		if (out.deferred.encoding == static_cast<uint8_t>(vtx::Encoding::DICTIONARY)) {
+			out.codes.resize(out.count);
+			vtx::DecodeCodes(out, 0, out.count, out.codes.data());
+		} else if (out.deferred.encoding != 0) {
+			return (*this)(field); // left packed otherwise: decoded as usual
+		}
+	} catch (vtx::FormatError &e) {
+		ThrowFileError(path, e);
+	}
+	coded[field] = &out;
+	return out;
 }
 
 //! The filters of a grouped scan over its plain file columns.
@@ -247,6 +274,7 @@ struct GroupedLocalState : public LocalTableFunctionState {
 	//! of the current zone, that function where it is used.
 	std::vector<vtx::compute::KeyFunction> key_functions;
 	std::vector<const vtx::compute::KeyFunction *> functions;
+	std::vector<bool> codes; //! per key of the current zone: ReadAsCodes
 	std::vector<uint64_t> run_starts;               //! SortedKeyRuns of the current zone
 	std::vector<std::string> run_keys;
 	//! Decode buffers reused from zone to zone: fresh zone-sized buffers cost a page fault per page.
@@ -323,14 +351,30 @@ constexpr uint64_t kMinAverageRun = 64;
 //! has at most one value per this many rows.
 constexpr uint64_t kRowsPerValue = 8;
 
+//! Whether a key's column is read as its dictionary's codes (ZoneDecoder::Coded), which are group
+//! ids as they are: a fixed-width dictionary chunk that no aggregate reads the values of, and for
+//! a bucket key, whose bucket is then applied per entry, of few entries.
+bool ReadAsCodes(const GroupedGlobalState &g, const GroupedBindData &bind, idx_t i, const vtx::ChunkMeta &chunk,
+                 uint64_t rows) {
+	const auto k = bind.keys[i];
+	auto &type = bind.fields[k].type;
+	return !bind.IsHive(k) && type.ByteWidth() > 0 && chunk.encoding == static_cast<uint8_t>(vtx::Encoding::DICTIONARY) &&
+	       std::find(g.values.fields.begin(), g.values.fields.end(), k) == g.values.fields.end() &&
+	       (!bind.key_buckets[i] || vtx::compute::GroupedAggregation::KeysBound(type, chunk, rows) <= rows / kRowsPerValue);
+}
+
 //! Whether a bucket key's column takes few enough values in a zone to apply the bucket once per
 //! value (vtx::compute::KeyFunction). A narrow exact range (the days of a few years) numbers its
-//! values without hashing, cheaper than any per-row key; values that must be hashed (a
-//! dictionary's few timestamps) still beat DuckDB's executor per row, not the kernel's keys.
+//! values without hashing, and dictionary codes (`codes`, ReadAsCodes) are ids as they are: either
+//! is cheaper than any per-row key. Values that must be hashed (a dictionary's values, decoded)
+//! still beat DuckDB's executor per row, not the kernel's keys.
 bool KeyPerValue(const BucketEvaluator &bucket, const vtx::ColumnType &type, const vtx::ChunkMeta &chunk,
-                 uint64_t rows) {
+                 uint64_t rows, bool codes) {
 	if (type.ByteWidth() == 0) {
 		return false;
+	}
+	if (codes) {
+		return true;
 	}
 	const uint64_t most = rows / kRowsPerValue;
 	const uint64_t range = vtx::compute::GroupedAggregation::RangeWidth(type, chunk.stats);
@@ -363,12 +407,17 @@ void AccumulateZone(const GroupedBindData &bind, const GroupedGlobalState &g, co
 	// One bucket key over an ascending column, the rows kept one range (all of them, or what a
 	// range filter on that column leaves): each key's rows are one range.
 	const bool one_bucket = bind.keys.size() == 1 && l.buckets[0];
+	l.codes.resize(bind.keys.size());
+	for (idx_t i = 0; i < bind.keys.size(); i++) {
+		l.codes[i] = ReadAsCodes(g, bind, i, zone.chunks[bind.keys[i]], rows);
+	}
 	vtx::compute::SelectionSummary kept;
 	kept.selected = kept.end = rows;
 	if (one_bucket && match == ZoneMatch::SOME) {
 		kept = vtx::compute::Summarize(l.mask.Rows(), rows);
 	}
-	if (one_bucket && kept.OneRun() &&
+	// (A dictionary's codes are cheaper than decoding its values to look for runs.)
+	if (one_bucket && !l.codes[0] && kept.OneRun() &&
 	    l.buckets[0]->SortedKeyRuns(column(bind.keys[0]), kept.first, kept.end, kMinAverageRun, l.run_starts,
 	                                l.run_keys)) {
 		for (auto v : g.values.fields) {
@@ -382,9 +431,11 @@ void AccumulateZone(const GroupedBindData &bind, const GroupedGlobalState &g, co
 	l.functions.assign(bind.keys.size(), nullptr);
 	for (idx_t i = 0; i < bind.keys.size(); i++) {
 		auto k = bind.keys[i];
-		if (l.buckets[i] && KeyPerValue(*l.buckets[i], bind.fields[k].type, zone.chunks[k], rows)) {
+		const vtx::DecodedColumn *coded = l.codes[i] ? &column.Coded(k) : nullptr;
+		if (l.buckets[i] &&
+		    KeyPerValue(*l.buckets[i], bind.fields[k].type, zone.chunks[k], rows, coded && !coded->codes.empty())) {
 			l.functions[i] = &l.key_functions[i];
-			key_columns.push_back(&column(k));
+			key_columns.push_back(coded ? coded : &column(k));
 		} else if (l.buckets[i]) {
 			l.buckets[i]->ApplyColumn(column(k), l.bucket_columns[i], match == ZoneMatch::SOME ? l.mask.Rows() : nullptr);
 			key_columns.push_back(&l.bucket_columns[i]);
@@ -393,7 +444,7 @@ void AccumulateZone(const GroupedBindData &bind, const GroupedGlobalState &g, co
 			ConstantColumn(bind, item.file, k, rows, l.hive_text[i], chunk);
 			key_columns.push_back(&chunk);
 		} else {
-			key_columns.push_back(&column(k));
+			key_columns.push_back(coded ? coded : &column(k));
 		}
 	}
 	for (auto v : g.values.fields) {

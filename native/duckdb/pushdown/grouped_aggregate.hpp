@@ -70,6 +70,10 @@ public:
 	}
 	//! Column `field` of the zone; a corrupt segment is an error naming the file.
 	const vtx::DecodedColumn &operator()(duckdb::idx_t field);
+	//! Column `field` for grouping only: a fixed-width dictionary chunk as its entries
+	//! (`deferred.entries`) and per-row `codes`, its values not decoded; any other chunk as
+	//! operator() gives it. Only vtx::compute::GroupedAggregation reads such a chunk.
+	const vtx::DecodedColumn &Coded(duckdb::idx_t field);
 
 private:
 	const PlannedFile &file;
@@ -77,6 +81,7 @@ private:
 	const std::string &path;
 	std::map<duckdb::idx_t, vtx::DecodedColumn> &buffers;
 	std::map<duckdb::idx_t, const vtx::DecodedColumn *> decoded;
+	std::map<duckdb::idx_t, const vtx::DecodedColumn *> coded; //! by Coded, where not in `decoded`
 };
 
 class ZoneFilter;
