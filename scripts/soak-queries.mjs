@@ -53,7 +53,8 @@ await registerVortex(conn);
 
 // Sorted `id`, clustered `k`, a dictionary-friendly string with NULLs, a random integer with
 // NULLs, a double with NaN, infinities and -0.0, a decimal, a timestamp, a boolean, a struct
-// and a list, and `part` for the hive layout.
+// and a list, few values of wide ranges (`wide`, `few_ts`: dictionary-coded), and `part` for the
+// hive layout.
 await conn.run(`CREATE TABLE t AS SELECT
     i AS id,
     (i // ${Math.max(1, Math.floor(rows / 40))})::INTEGER AS k,
@@ -73,6 +74,8 @@ await conn.run(`CREATE TABLE t AS SELECT
     md5((i * 47 + ${seed})::VARCHAR) AS txt,
     TIMESTAMPTZ '2026-03-01 00:00:00+00' + to_minutes(i) AS tz,
     CASE WHEN (i // 1500) % 2 = 0 THEN NULL ELSE (i // 1500)::INTEGER END AS z,
+    [-5000000000, 3, 77777777, NULL, 12][1 + (hash(i * 53 + ${seed}) % 5)::INTEGER]::BIGINT AS wide,
+    TIMESTAMP '2026-01-01' + to_minutes((hash(i * 59 + ${seed}) % 40)::BIGINT * 97) AS few_ts,
     (hash(i * 31 + ${seed}) % 6)::BIGINT AS part -- the type hive partitioning infers for it
   FROM range(${rows}) r(i)`);
 
@@ -174,7 +177,9 @@ const shape = () => {
     // Narrowing casts: out of range on rows a filter may remove (session 21).
     'u8::TINYINT', 'i16::TINYINT',
     // Buckets applied once per distinct value of a column with few values a zone (session 22).
-    'u8 // 16', 'dayofweek(dt)', "time_bucket(INTERVAL '7 days', dt)", 'u8 // 32, s', 'year(dt), u8 // 64']);
+    'u8 // 16', 'dayofweek(dt)', "time_bucket(INTERVAL '7 days', dt)", 'u8 // 32, s', 'year(dt), u8 // 64',
+    // Fixed-width dictionaries grouped on their codes (session 22).
+    'wide', 'wide, s', "date_trunc('hour', few_ts)", 'hour(few_ts), wide', 'few_ts']);
   const distinctCol = pick(['s', 'x', 'k', 'dt', 'txt', 'u8', 'i16', 'z']);
   const limit = random() < 0.3 ? ` LIMIT ${int(1, 500)}` : '';
   const order = pick(['id DESC', 'id', 'x DESC NULLS LAST, id', 'ts DESC, id', 'm, id']);
