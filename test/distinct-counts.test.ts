@@ -111,6 +111,47 @@ describe('distinct counts answered from the file', () => {
   });
 });
 
+describe('sketches of time zone types', () => {
+  // A column's sketches are used only where the running DuckDB hashes its type as the writer's
+  // did, checked with a fingerprint of the hashes of a few literals cast to the type. The session's
+  // casts to TIMESTAMPTZ and TIMETZ read those literals in its TimeZone, so a file written in one
+  // zone lost its sketches (and distinct counts) in another; the fingerprint now reads them as UTC.
+  const ZONES = ['UTC', 'Asia/Kolkata', 'America/New_York', 'Pacific/Chatham'];
+  const fingerprintOf = (path: string) => {
+    const b = readFileSync(path);
+    return b.readBigUInt64LE(b.length - 12 - 8); // a one-column file's, at the end of its footer
+  };
+
+  it('are the same written in any zone, and answer approx_count_distinct read in any zone', async () => {
+    await conn.run(`CREATE TABLE tz_rows AS SELECT TIMESTAMPTZ '2024-03-30 20:00:00+00' + INTERVAL ((i * 7919) % 5000) MINUTE AS ts,
+      (TIME '00:00:00' + INTERVAL ((i * 104729) % 86400) SECOND)::TIMETZ AS tt FROM range(20000) r(i)`);
+    const prints: Record<string, Set<bigint>> = { ts: new Set(), tt: new Set() };
+    const files: string[] = [];
+    for (const zone of ZONES) {
+      await conn.run(`SET TimeZone = '${zone}'`);
+      for (const col of ['ts', 'tt']) {
+        const path = join(dir, `tz-${col}-${zone.replace('/', '-')}.vtx`);
+        await conn.run(`COPY (SELECT ${col} FROM tz_rows) TO ${sqlString(path)} (FORMAT vortex, ROW_GROUP_SIZE 3000)`);
+        prints[col].add(fingerprintOf(path));
+        files.push(path);
+      }
+    }
+    expect(prints.ts.size).toBe(1);
+    expect(prints.tt.size).toBe(1);
+    expect([...prints.ts][0]).not.toBe(0n);
+    for (const zone of ZONES) {
+      await conn.run(`SET TimeZone = '${zone}'`);
+      for (const path of files) {
+        const col = path.includes('tz-ts-') ? 'ts' : 'tt';
+        const sql = (f: string) => `SELECT approx_count_distinct(${col}) FROM ${f}`;
+        expect(await explain(conn, sql(sqlString(path))), `${path} read in ${zone}`).toContain('Pushed Aggregates');
+        expect(await answerText(conn, sql(sqlString(path)))).toBe(await answerText(conn, sql('tz_rows')));
+      }
+    }
+    await conn.run('RESET TimeZone');
+  });
+});
+
 describe('distinct values of zones that start with NULL', () => {
   // The writer takes a zone's distinct values (and its strings' min and max) from what it encodes,
   // where NULL rows before the first value stand in as '': that '' must count only where a row

@@ -2,6 +2,10 @@
 
 #include "scan/column_emit.hpp"
 #include "type_mapping.hpp"
+#include "duckdb/main/extension_manager.hpp"
+#include "duckdb/storage/object_cache.hpp"
+
+#include <mutex>
 
 namespace vortex {
 
@@ -21,7 +25,33 @@ bool SketchedType(const LogicalType &type) {
 	}
 }
 
-uint64_t HashFingerprint(ClientContext &context, const LogicalType &type) {
+namespace {
+
+//! A literal as a value of `type`, or false. The session's casts to the time zone types (ICU's)
+//! read a literal in the session's TimeZone, which made the fingerprint, and so a file's sketches
+//! and distinct counts, depend on the zone the file was written in. Here they read it as UTC: a
+//! TIMESTAMPTZ by DuckDB's own cast (which does), a TIMETZ by the session's with its offset reset
+//! (ICU keeps the local time and adds the zone's offset). Both agree with the session's casts in
+//! UTC, so files written there keep their sketches.
+bool LiteralOf(ClientContext &context, const char *literal, const LogicalType &type, Value &out) {
+	string error;
+	try {
+		if (type.id() == LogicalTypeId::TIMESTAMP_TZ) {
+			return Value(literal).DefaultTryCastAs(type, out, &error, true) && !out.IsNull();
+		}
+		if (!Value(literal).TryCastAs(context, type, out, &error, true) || out.IsNull()) {
+			return false;
+		}
+		if (type.id() == LogicalTypeId::TIME_TZ) {
+			out = Value::TIMETZ(dtime_tz_t(out.GetValueUnsafe<dtime_tz_t>().time(), 0));
+		}
+		return true;
+	} catch (const InvalidInputException &) {
+		return false; // not a value of the type: GEOMETRY's cast from text throws rather than fail
+	}
+}
+
+uint64_t ComputeFingerprint(ClientContext &context, const LogicalType &type) {
 	static const char *const kLiterals[] = {"0",          "1",          "-1",       "42",       "1234567",
 	                                        "0.5",        "-7.25",      "1e300",    "true",     "1970-01-02",
 	                                        "2024-02-29", "2024-02-29 13:37:00.123456", "12:34:56", "a",
@@ -30,13 +60,8 @@ uint64_t HashFingerprint(ClientContext &context, const LogicalType &type) {
 	vector<Value> values;
 	for (auto literal : kLiterals) {
 		Value v;
-		string error;
-		try {
-			if (Value(literal).TryCastAs(context, type, v, &error, true) && !v.IsNull()) {
-				values.push_back(std::move(v));
-			}
-		} catch (const InvalidInputException &) {
-			// Not a value of the type: GEOMETRY's cast from text throws rather than fail.
+		if (LiteralOf(context, literal, type, v)) {
+			values.push_back(std::move(v));
 		}
 	}
 	if (values.empty()) {
@@ -55,6 +80,61 @@ uint64_t HashFingerprint(ClientContext &context, const LogicalType &type) {
 		fingerprint = (fingerprint ^ data[i]) * 0x100000001b3ULL + i;
 	}
 	return fingerprint == 0 ? 1 : fingerprint; // 0 means "no sketches" in the footer
+}
+
+//! Fingerprints computed once per type and database: DuckDB asks for a column's statistics
+//! several times while planning, and the casts of the literals (most of which fail, with an
+//! error message each) took a third of the planning of a TPC-DS query over .vtx views. A cast
+//! can change only when an extension loads, so the count of extensions is part of the key.
+class FingerprintCache : public ObjectCacheEntry {
+public:
+	static string ObjectType() {
+		return "vortex_hash_fingerprints";
+	}
+	string GetObjectType() override {
+		return ObjectType();
+	}
+	//! DuckDB 1.5's object cache asks for this (1.4's has no such method): invalid means "do not
+	//! evict"; the entries are a few words per column type.
+	optional_idx GetEstimatedCacheMemory() const {
+		return optional_idx();
+	}
+
+	uint64_t Get(ClientContext &context, const LogicalType &type) {
+		const idx_t extensions = ExtensionManager::Get(context).GetExtensions().size();
+		{
+			std::lock_guard<std::mutex> guard(lock);
+			for (auto &e : entries) {
+				if (e.extensions == extensions && e.type == type) {
+					return e.fingerprint;
+				}
+			}
+		}
+		const uint64_t fingerprint = ComputeFingerprint(context, type);
+		std::lock_guard<std::mutex> guard(lock);
+		if (entries.size() >= kMaxEntries) {
+			entries.clear();
+		}
+		entries.push_back(Entry {type, extensions, fingerprint});
+		return fingerprint;
+	}
+
+private:
+	static constexpr size_t kMaxEntries = 256;
+	struct Entry {
+		LogicalType type;
+		idx_t extensions;
+		uint64_t fingerprint;
+	};
+	std::mutex lock;
+	vector<Entry> entries;
+};
+
+} // namespace
+
+uint64_t HashFingerprint(ClientContext &context, const LogicalType &type) {
+	return ObjectCache::GetObjectCache(context).GetOrCreate<FingerprintCache>("vortex:hash_fingerprints")->Get(context,
+	                                                                                                        type);
 }
 
 namespace {
