@@ -7,6 +7,7 @@
 #include "duckdb/main/config.hpp"
 // 1.5: no longer reached through duckdb.hpp / config.hpp.
 #include "duckdb/optimizer/optimizer_extension.hpp"
+#include "duckdb/storage/object_cache.hpp"
 #if VORTEX_DUCKDB_VERSION_NUMBER >= 10500
 #include "duckdb/common/types/geometry_crs.hpp"
 #endif
@@ -112,6 +113,21 @@ inline duckdb::LogicalType GeometryType(const std::string &crs) {
 	return duckdb::LogicalType::BLOB;
 #endif
 }
+
+//! A per-database entry of DuckDB's ObjectCache that DuckDB never evicts (it bounds itself, or is
+//! small). DERIVED names itself with a static ObjectType(), which GetOrCreate<DERIVED> also needs.
+//! 1.5's cache asks each entry for its size and may evict it (an invalid size means "never"); 1.4
+//! has no such method, hence no `override`.
+template <class DERIVED>
+class UnevictedCacheEntry : public duckdb::ObjectCacheEntry {
+public:
+	std::string GetObjectType() override {
+		return DERIVED::ObjectType();
+	}
+	duckdb::optional_idx GetEstimatedCacheMemory() const {
+		return duckdb::optional_idx();
+	}
+};
 
 } // namespace compat
 } // namespace vortex

@@ -1,5 +1,6 @@
 #include "metadata_cache.hpp"
 
+#include "duckdb_compat.hpp"
 #include "settings.hpp"
 #include "duckdb/storage/object_cache.hpp"
 
@@ -15,19 +16,12 @@ using namespace duckdb;
 namespace {
 
 // One cache per database (in DuckDB's ObjectCache), bounded in bytes by the setting
-// vortex_metadata_cache_size of the connection using it, least recently used evicted first.
-class MetadataCache : public ObjectCacheEntry {
+// vortex_metadata_cache_size of the connection using it (not by DuckDB), least recently used
+// evicted first.
+class MetadataCache : public compat::UnevictedCacheEntry<MetadataCache> {
 public:
 	static string ObjectType() {
 		return "vortex_metadata_cache";
-	}
-	string GetObjectType() override {
-		return ObjectType();
-	}
-	//! DuckDB 1.5's object cache asks for this (1.4's has no such method): invalid means "do not
-	//! evict": the cache bounds itself by vortex_metadata_cache_size.
-	optional_idx GetEstimatedCacheMemory() const {
-		return optional_idx();
 	}
 
 	struct Entry {

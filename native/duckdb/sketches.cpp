@@ -1,9 +1,9 @@
 #include "sketches.hpp"
 
+#include "duckdb_compat.hpp"
 #include "scan/column_emit.hpp"
 #include "type_mapping.hpp"
 #include "duckdb/main/extension_manager.hpp"
-#include "duckdb/storage/object_cache.hpp"
 
 #include <mutex>
 
@@ -86,18 +86,10 @@ uint64_t ComputeFingerprint(ClientContext &context, const LogicalType &type) {
 //! several times while planning, and the casts of the literals (most of which fail, with an
 //! error message each) took a third of the planning of a TPC-DS query over .vtx views. A cast
 //! can change only when an extension loads, so the count of extensions is part of the key.
-class FingerprintCache : public ObjectCacheEntry {
+class FingerprintCache : public compat::UnevictedCacheEntry<FingerprintCache> {
 public:
 	static string ObjectType() {
 		return "vortex_hash_fingerprints";
-	}
-	string GetObjectType() override {
-		return ObjectType();
-	}
-	//! DuckDB 1.5's object cache asks for this (1.4's has no such method): invalid means "do not
-	//! evict"; the entries are a few words per column type.
-	optional_idx GetEstimatedCacheMemory() const {
-		return optional_idx();
 	}
 
 	uint64_t Get(ClientContext &context, const LogicalType &type) {
