@@ -483,7 +483,7 @@ void LookUpRows(const std::vector<uint8_t> &table, const DecodedColumn &chunk, c
 }
 
 //! A chunk whose values were left packed (DecodedColumn::deferred): a dictionary's predicate is
-//! evaluated once per entry and each row looks its code up; a frame's rows are decoded a block at
+//! evaluated once per entry and each row looks its code up, runs' once per run; a frame's rows are decoded a block at
 //! a time into a buffer that stays in cache. No zone-sized copy of the values is made.
 void EvaluateDeferred(const Predicate &p, const ColumnType &type, const DecodedColumn &chunk, uint8_t *out) {
 	constexpr uint64_t kBlock = 2048;
@@ -498,6 +498,40 @@ void EvaluateDeferred(const Predicate &p, const ColumnType &type, const DecodedC
 			const uint64_t m = std::min(kBlock, n - b);
 			DecodeCodes(chunk, b, b + m, codes);
 			LookUpRows(table, chunk, codes, b, m, out + b);
+		}
+		return;
+	}
+	if (chunk.deferred.encoding == static_cast<uint8_t>(Encoding::RLE)) {
+		// Once per run, each run's rows then set at once (NULL rows after, by their own truth).
+		const auto &f = chunk.deferred;
+		const size_t width = type.ByteWidth();
+		std::vector<uint64_t> aligned((f.size * width + 7) / 8); // the run values, at their alignment
+		if (f.size) {
+			std::memcpy(aligned.data(), f.entries, f.size * width);
+		}
+		DecodedColumn entries;
+		entries.count = f.size;
+		entries.values = reinterpret_cast<const uint8_t *>(aligned.data());
+		const auto table = EntryTruth(p, type, entries);
+		uint64_t pos = 0;
+		for (uint64_t k = 0; k < f.size; k++) {
+			uint32_t end;
+			std::memcpy(&end, f.words + k * 4, 4);
+			const uint8_t truth = table[k];
+			for (; pos < end; pos++) { // runs are short: a call to memset each would cost more
+				out[pos] = truth;
+			}
+		}
+		if (!chunk.all_valid) {
+			const uint8_t null_truth = table.back();
+			for (uint64_t w = 0; w * 64 < n; w++) {
+				for (uint64_t bits = ~chunk.validity[w]; bits; bits &= bits - 1) {
+					const uint64_t i = w * 64 + static_cast<uint64_t>(__builtin_ctzll(bits));
+					if (i < n) {
+						out[i] = null_truth;
+					}
+				}
+			}
 		}
 		return;
 	}

@@ -66,6 +66,20 @@ inline uint64_t PackedWord(const uint8_t *packed, uint64_t w) {
 	return v;
 }
 
+//! Value i of packed values of width bw, alone (`packed` holds the words of at least i + 1
+//! values): for reading a few rows of a block without unpacking the rest.
+inline uint64_t PackedAt(const uint8_t *packed, uint64_t i, uint8_t bw) {
+	if (bw == 0) {
+		return 0;
+	}
+	const uint64_t bit = i * bw, w = bit >> 6, off = bit & 63;
+	uint64_t v = PackedWord(packed, w) >> off;
+	if (off + bw > 64) {
+		v |= PackedWord(packed, w + 1) << (64 - off);
+	}
+	return bw == 64 ? v : v & ((uint64_t(1) << bw) - 1);
+}
+
 //! Calls sink(i, value) for each of the n packed values; `packed` must hold PackedWords(n, bw)
 //! words. The generic path: for tails and cold callers.
 template <class SINK>

@@ -89,10 +89,10 @@ struct RowRange {
 struct DeferredValues {
 	uint8_t encoding = 0; //! 0: nothing deferred; else the Encoding of the values
 	uint8_t bw = 0;
-	const uint8_t *words = nullptr; //! the packed words, in `buffer`
+	const uint8_t *words = nullptr; //! the packed words, in `buffer`; RLE: the runs' ends (uint32 each)
 	uint64_t ref = 0;               //! FOR_BITPACK: the frame of reference
-	const uint8_t *entries = nullptr; //! DICTIONARY: the dictionary's values, in `buffer`
-	uint64_t size = 0;                //! DICTIONARY: its number of values
+	const uint8_t *entries = nullptr; //! DICTIONARY: the dictionary's values, in `buffer`; RLE: the runs'
+	uint64_t size = 0;                //! DICTIONARY: its number of values; RLE: of runs
 };
 
 //! A decoded chunk. Strings point into `buffer`, which the chunk owns.

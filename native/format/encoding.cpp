@@ -356,6 +356,19 @@ void DecodeRows(const ColumnType &type, const DecodedColumn &chunk, uint64_t beg
 	}
 }
 
+void DecodeRowsAt(const ColumnType &type, const DecodedColumn &chunk, uint64_t base, const uint32_t *rows, uint64_t n,
+                  uint8_t *out) {
+	if (!chunk.deferred.encoding || (n && base + rows[n - 1] >= chunk.count)) {
+		throw std::logic_error("vortex: rows decoded from a chunk whose values were not deferred, or out of its range");
+	}
+	switch (type.ByteWidth()) {
+	case 2: return DecodeDeferredAt<uint16_t>(type, chunk, base, rows, n, out);
+	case 4: return DecodeDeferredAt<uint32_t>(type, chunk, base, rows, n, out);
+	case 8: return DecodeDeferredAt<uint64_t>(type, chunk, base, rows, n, out);
+	default: throw std::logic_error("vortex: deferred values of type " + type.ToString());
+	}
+}
+
 void DecodeChunk(const ColumnType &type, uint64_t rows, ByteBuffer &&body, DecodedColumn &out, size_t start,
                  const RowRange *range, bool defer) {
 	// The body, and the values it decodes to (strings as references).

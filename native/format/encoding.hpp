@@ -20,14 +20,18 @@ Encoding EncodeChunk(const ColumnInput &in, ByteWriter &out, ValueHint *hint = n
 //! The body is moved into `out.buffer` and read from offset `start`; strings and plain
 //! fixed-width values may point into it.
 //! With `range`, frame-of-reference and ALP chunks decode only the 64-row blocks it touches.
-//! With `defer`, frame-of-reference and dictionary values whose domain the encoding settles are
-//! left packed (DecodedColumn::deferred) for DecodeRows.
+//! With `defer`, frame-of-reference, dictionary and run-length values whose domain the encoding
+//! settles are left packed (DecodedColumn::deferred) for DecodeRows.
 void DecodeChunk(const ColumnType &type, uint64_t rows, ByteBuffer &&body, DecodedColumn &out, size_t start = 0,
                  const RowRange *range = nullptr, bool defer = false);
 //! Decodes rows [begin, end) of a chunk whose values were deferred into out[0, (end - begin) *
 //! width): a buffer the caller reuses, such as a query engine's vector, which stays in the CPU's
 //! cache. `begin` is a multiple of 64. Throws FormatError on a dictionary code out of range.
 void DecodeRows(const ColumnType &type, const DecodedColumn &chunk, uint64_t begin, uint64_t end, uint8_t *out);
+//! As DecodeRows, for the rows base + rows[i] (i < n, `rows` ascending) alone, into out[0, n *
+//! width): for a vector of which a filter kept few rows, each read without unpacking its block.
+void DecodeRowsAt(const ColumnType &type, const DecodedColumn &chunk, uint64_t base, const uint32_t *rows, uint64_t n,
+                  uint8_t *out);
 //! For a chunk whose values were left in their dictionary (deferred.encoding DICTIONARY): the codes
 //! of rows [begin, end) into codes[0, end - begin), each checked against the dictionary's size.
 void DecodeCodes(const DecodedColumn &chunk, uint64_t begin, uint64_t end, uint32_t *codes);

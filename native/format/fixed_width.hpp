@@ -35,7 +35,7 @@ template <class U>
 bool DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc, DecodedColumn &out,
                  const RowRange *range);
 
-// Leaves frame-of-reference and dictionary values packed (out.deferred, `r` past them) where the
+// Leaves frame-of-reference, dictionary and run-length values packed (out.deferred, `r` past them) where the
 // encoding's parameters prove them in the type's domain; false, with `r` untouched, otherwise.
 template <class U>
 bool DeferFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc, DecodedColumn &out);
@@ -43,6 +43,12 @@ bool DeferFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc,
 // Rows [b, e) (b a multiple of 64) of values DeferFixed left packed, into out[0, (e - b) * sizeof(U)).
 template <class U>
 void DecodeDeferred(const ColumnType &type, const DecodedColumn &chunk, uint64_t b, uint64_t e, uint8_t *out);
+
+// Rows base + rows[0], ..., base + rows[n - 1] of values DeferFixed left packed, into
+// out[0, n * sizeof(U)), each read alone.
+template <class U>
+void DecodeDeferredAt(const ColumnType &type, const DecodedColumn &chunk, uint64_t base, const uint32_t *rows,
+                      uint64_t n, uint8_t *out);
 
 } // namespace encoding_internal
 } // namespace vtx

@@ -296,14 +296,71 @@ DeferredValues ReadDictionary(uint64_t n, ByteReader &r) {
 	return f;
 }
 
+//! The end of run k of run-length values left packed (ReadRuns checks them).
+inline uint64_t RunEnd(const DeferredValues &f, uint64_t k) {
+	return LoadValue<uint32_t>(f.words + k * 4);
+}
+
+//! Run-length values: the runs' values and their ends, checked to cover the n rows in order.
+template <class U>
+DeferredValues ReadRuns(uint64_t n, ByteReader &r) {
+	DeferredValues f;
+	f.encoding = static_cast<uint8_t>(Encoding::RLE);
+	f.size = r.Count(sizeof(U) + 4);
+	f.entries = r.Take(f.size * sizeof(U));
+	f.words = r.Take(f.size * 4);
+	uint64_t pos = 0;
+	for (uint64_t k = 0; k < f.size; k++) {
+		const uint64_t end = RunEnd(f, k);
+		if (end <= pos || end > n) {
+			throw FormatError("run-length ends are not increasing within the zone");
+		}
+		pos = end;
+	}
+	if (pos != n) {
+		throw FormatError("run-length runs cover " + std::to_string(pos) + " of " + std::to_string(n) + " rows");
+	}
+	return f;
+}
+
 //! The largest delta a frame's bit width allows.
 inline uint64_t WidestDelta(uint8_t bw) {
 	return bw >= 64 ? ~uint64_t(0) : (uint64_t(1) << bw) - 1;
 }
 
-//! Rows [b, e) (b a multiple of 64) of a frame or a dictionary into dst[0, e - b).
+//! The run that holds `row` (< the chunk's rows): the first whose end lies past it.
+inline uint64_t RunOf(const DeferredValues &f, uint64_t row) {
+	uint64_t lo = 0, hi = f.size;
+	while (lo < hi) {
+		const uint64_t mid = lo + (hi - lo) / 2;
+		if (RunEnd(f, mid) > row) {
+			hi = mid;
+		} else {
+			lo = mid + 1;
+		}
+	}
+	return lo;
+}
+
+//! Rows [b, e) of run-length values into dst[0, e - b).
+template <class U>
+void RunRows(const DeferredValues &f, uint64_t b, uint64_t e, U *dst) {
+	for (uint64_t k = RunOf(f, b), pos = b; pos < e; k++) {
+		const uint64_t end = std::min(RunEnd(f, k), e);
+		const U v = LoadValue<U>(f.entries + k * sizeof(U));
+		for (; pos < end; pos++) {
+			dst[pos - b] = v;
+		}
+	}
+}
+
+//! Rows [b, e) (b a multiple of 64) of a frame, a dictionary or runs into dst[0, e - b).
 template <class U>
 void PackedRows(const ColumnType &type, const DeferredValues &f, uint64_t b, uint64_t e, U *dst) {
+	if (f.encoding == static_cast<uint8_t>(Encoding::RLE)) {
+		RunRows<U>(f, b, e, dst);
+		return;
+	}
 	if (f.encoding == static_cast<uint8_t>(Encoding::DICTIONARY)) {
 		DictionaryRows<U>(f.words, f.bw, f.entries, f.size, b, e, dst);
 		return;
@@ -382,24 +439,9 @@ bool DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc
 		}
 	}
 	case Encoding::RLE: {
-		auto runs = r.Count(sizeof(U) + 4);
-		auto values = r.Take(runs * sizeof(U));
-		auto ends = r.Take(runs * 4);
-		uint64_t pos = 0;
-		for (uint64_t k = 0; k < runs; k++) {
-			auto end = LoadValue<uint32_t>(ends + k * 4);
-			if (end <= pos || end > n) {
-				throw FormatError("run-length ends are not increasing within the zone");
-			}
-			auto v = LoadValue<U>(values + k * sizeof(U));
-			for (; pos < end; pos++) {
-				dst[pos] = v;
-			}
-		}
-		if (pos != n) {
-			throw FormatError("run-length runs cover " + std::to_string(pos) + " of " + std::to_string(n) + " rows");
-		}
-		return ValuesInDomain(type, values, runs);
+		const auto f = ReadRuns<U>(n, r);
+		RunRows<U>(f, 0, n, dst);
+		return ValuesInDomain(type, f.entries, f.size);
 	}
 	case Encoding::DICTIONARY: {
 		const auto f = ReadDictionary<U>(n, r);
@@ -440,6 +482,11 @@ bool DeferFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc,
 			if (!ValuesInDomain(type, f.entries, f.size)) {
 				return false;
 			}
+		} else if (enc == Encoding::RLE) {
+			f = ReadRuns<U>(n, at);
+			if (!ValuesInDomain(type, f.entries, f.size)) {
+				return false;
+			}
 		} else {
 			return false;
 		}
@@ -458,6 +505,39 @@ void DecodeDeferred(const ColumnType &type, const DecodedColumn &chunk, uint64_t
 	}
 }
 
+template <class U>
+void DecodeDeferredAt(const ColumnType &type, const DecodedColumn &chunk, uint64_t base, const uint32_t *rows,
+                      uint64_t n, uint8_t *out_bytes) {
+	if constexpr (sizeof(U) <= 8) {
+		const DeferredValues &f = chunk.deferred;
+		U *out = reinterpret_cast<U *>(out_bytes);
+		if (f.encoding == static_cast<uint8_t>(Encoding::RLE)) {
+			// The rows ascend: one search for the first, then forward through the runs.
+			for (uint64_t i = 0, k = n ? RunOf(f, base + rows[0]) : 0; i < n; i++) {
+				while (RunEnd(f, k) <= base + rows[i]) {
+					k++;
+				}
+				out[i] = LoadValue<U>(f.entries + k * sizeof(U));
+			}
+			return;
+		}
+		if (f.encoding == static_cast<uint8_t>(Encoding::DICTIONARY)) {
+			for (uint64_t i = 0; i < n; i++) {
+				const uint64_t code = PackedAt(f.words, base + rows[i], f.bw);
+				if (code >= f.size) {
+					throw FormatError("dictionary code out of range");
+				}
+				out[i] = LoadValue<U>(f.entries + code * sizeof(U));
+			}
+			return;
+		}
+		const uint64_t ref = f.ref, sign = FrameSign<U>(type);
+		for (uint64_t i = 0; i < n; i++) {
+			out[i] = static_cast<U>((ref + PackedAt(f.words, base + rows[i], f.bw)) ^ sign);
+		}
+	}
+}
+
 } // namespace encoding_internal
 } // namespace vtx
 
@@ -470,4 +550,6 @@ void DecodeDeferred(const ColumnType &type, const DecodedColumn &chunk, uint64_t
 	template bool vtx::encoding_internal::DeferFixed<U>(const vtx::ColumnType &, uint64_t, vtx::ByteReader &,         \
 	                                                    vtx::Encoding, vtx::DecodedColumn &);                           \
 	template void vtx::encoding_internal::DecodeDeferred<U>(const vtx::ColumnType &, const vtx::DecodedColumn &,      \
-	                                                        uint64_t, uint64_t, uint8_t *)
+	                                                        uint64_t, uint64_t, uint8_t *);                         \
+	template void vtx::encoding_internal::DecodeDeferredAt<U>(const vtx::ColumnType &, const vtx::DecodedColumn &,    \
+	                                                          uint64_t, const uint32_t *, uint64_t, uint8_t *)

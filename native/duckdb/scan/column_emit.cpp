@@ -228,4 +228,62 @@ void EmitDeferredColumn(const vtx::DecodedColumn &chunk, idx_t offset, idx_t cou
 	}
 }
 
+bool EmitSelectedRows(const vtx::DecodedColumn &chunk, const std::shared_ptr<vtx::DecodedColumn> &owner, idx_t offset,
+                      const SelectionVector &sel, idx_t selected, const vtx::ColumnType &type, Vector &out) {
+	if (type.IsNested()) {
+		return false;
+	}
+	if (chunk.all_null) {
+		out.SetVectorType(VectorType::CONSTANT_VECTOR);
+		ConstantVector::SetNull(out, true);
+		return true;
+	}
+	static_assert(sizeof(sel_t) == sizeof(uint32_t), "selection entries are 32-bit row positions");
+	const auto rows = reinterpret_cast<const uint32_t *>(sel.data());
+	const uint32_t width = type.ByteWidth();
+	if (width == 0 && !chunk.codes.empty()) {
+		// Still a dictionary vector over the chunk's dictionary, of the kept rows' codes.
+		auto &cache = GetDictionary(chunk, *owner, out.GetType());
+		SelectionVector codes(selected);
+		const auto null_entry = static_cast<uint32_t>(cache.size - 1);
+		for (idx_t i = 0; i < selected; i++) {
+			const idx_t row = offset + rows[i];
+			codes.set_index(i, chunk.all_valid || chunk.IsValid(row) ? chunk.codes[row] : null_entry);
+		}
+		out.Dictionary(cache.dict, cache.size, codes, selected);
+		compat::SetDictionaryId(out, cache.id);
+		return true;
+	}
+	out.SetVectorType(VectorType::FLAT_VECTOR);
+	auto data = FlatVector::GetData(out);
+	if (chunk.deferred.encoding) {
+		vtx::DecodeRowsAt(type.Storage(), chunk, offset, rows, selected, data);
+	} else if (width) {
+		const uint8_t *src = chunk.Fixed() + offset * width;
+		for (idx_t i = 0; i < selected; i++) {
+			std::memcpy(data + i * width, src + rows[i] * width, width);
+		}
+	} else {
+		auto strings = reinterpret_cast<string_t *>(data);
+		bool referenced = false;
+		for (idx_t i = 0; i < selected; i++) {
+			auto &s = chunk.strings[offset + rows[i]];
+			strings[i] = string_t(s.ptr, s.len);
+			referenced |= s.len > string_t::INLINE_LENGTH;
+		}
+		if (referenced) {
+			StringVector::AddBuffer(out, make_buffer<ChunkBuffer>(owner));
+		}
+	}
+	if (!chunk.all_valid) {
+		auto &mask = FlatVector::Validity(out);
+		for (idx_t i = 0; i < selected; i++) {
+			if (!chunk.IsValid(offset + rows[i])) {
+				mask.SetInvalid(i);
+			}
+		}
+	}
+	return true;
+}
+
 } // namespace vortex

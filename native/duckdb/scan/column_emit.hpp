@@ -19,4 +19,12 @@ void EmitColumn(const vtx::DecodedColumn &chunk, const std::shared_ptr<vtx::Deco
 void EmitDeferredColumn(const vtx::DecodedColumn &chunk, duckdb::idx_t offset, duckdb::idx_t count,
                         const vtx::ColumnType &type, duckdb::Vector &out);
 
+//! Fills `out` with the `selected` rows offset + sel[i] of `chunk` only, as a vector of
+//! `selected` rows: where a filter kept few rows of a vector, its other rows are neither
+//! decoded nor handed on (a selection DuckDB would otherwise follow through every operator).
+//! False, with `out` untouched, for nested types: the caller emits and slices those.
+bool EmitSelectedRows(const vtx::DecodedColumn &chunk, const std::shared_ptr<vtx::DecodedColumn> &owner,
+                      duckdb::idx_t offset, const duckdb::SelectionVector &sel, duckdb::idx_t selected,
+                      const vtx::ColumnType &type, duckdb::Vector &out);
+
 } // namespace vortex

@@ -102,8 +102,8 @@ struct ScanGlobalState : public GlobalTableFunctionState {
 	std::vector<ResidualFilter> residual;
 	//! Per column position: whether its values leave the scan (else it is only filtered on).
 	std::vector<bool> projected;
-	//! Per column: its values may be left packed (DecodedColumn::deferred), being either only handed
-	//! to DuckDB or only filtered on by a column filter (not where an expression filter reads it).
+	//! Per column: its values may be left packed (DecodedColumn::deferred): handed to DuckDB, filtered
+	//! on by column filters, or both (not where an expression filter reads it, nor a struct's fields).
 	std::vector<bool> deferrable;
 	//! Per work item, per expression filter (bind.expression_filters): how its statistics or
 	//! constants classified the zone (ALL or SOME; NONE zones are not in `work`).
@@ -284,11 +284,7 @@ unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, Tabl
 	}
 	g->deferrable.assign(g->column_ids.size(), false);
 	for (idx_t c = 0; c < g->column_ids.size(); c++) {
-		bool filtered_on = false;
-		for (auto &cf : g->column_filters) {
-			filtered_on = filtered_on || cf.position == c;
-		}
-		g->deferrable[c] = bind.uniform && !g->selections[c] && g->projected[c] != filtered_on;
+		g->deferrable[c] = bind.uniform && !g->selections[c];
 	}
 	idx_t batch = 0;
 	const idx_t expressions = bind.expression_filters.size();
@@ -539,8 +535,10 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 			if (!needed && !whole) {
 				continue; // only filtered on, and every row of the zone passes
 			}
-			// Values only handed to DuckDB are decoded a vector at a time as they are emitted; values
-			// only filtered on, by the filter a block at a time (or once per dictionary entry).
+			// Values handed to DuckDB are decoded a vector at a time as they are emitted (only the kept
+			// rows where a filter keeps few); values filtered on, by the filter a block at a time (or
+			// once per dictionary entry or run). A column both filtered on and emitted is read twice
+			// so, from its packed form, which costs less than a zone-sized decode when few rows pass.
 			l.columns[c] = read(id, whole ? nullptr : g.selections[c].get(), g.deferrable[c] && !whole);
 		}
 		l.filtered = straddles || expressions_straddle;
@@ -602,6 +600,38 @@ bool ReferenceFileConstant(const ScanBindData &bind, idx_t id, idx_t file, Vecto
 	return true;
 }
 
+//! A vector of which at most 1 row in this many passes is read row by row (EmitFewRows): each
+//! kept row then costs about what unpacking this many rows of a block would.
+constexpr idx_t kFewRowsFraction = 4;
+
+//! Column position `c` of the current vector's `selected` kept rows into `vec`, as a vector of
+//! that many rows. False where only the whole vector can be emitted (nested values, files whose
+//! columns differ from the scan's): the caller emits it and slices it to the kept rows.
+bool EmitFewRows(const ScanBindData &bind, const ScanLocalState &l, idx_t c, idx_t id, const SelectionVector &kept,
+                 idx_t selected, Vector &vec) {
+	if (id < bind.fields.size() && l.columns[c]) {
+		if (!bind.uniform) {
+			return false;
+		}
+		try {
+			return EmitSelectedRows(*l.columns[c], l.columns[c], l.offset, kept, selected, bind.fields[id].type, vec);
+		} catch (vtx::FormatError &e) {
+			ThrowFileError(bind.files[l.item.file].path, e);
+		}
+	}
+	if (ReferenceFileConstant(bind, id, l.item.file, vec)) {
+		return true;
+	}
+	if ((id == COLUMN_IDENTIFIER_ROW_ID || bind.IsRowNumberColumn(id)) && vec.GetType() == LogicalType::BIGINT) {
+		auto rows = FlatVector::GetData<int64_t>(vec);
+		for (idx_t i = 0; i < selected; i++) {
+			rows[i] = static_cast<int64_t>(l.first_row + l.offset + kept.get_index(i));
+		}
+		return true;
+	}
+	return false; // a column the file lacks: a NULL constant, which the slice leaves as it is
+}
+
 void ScanFunction(ClientContext &context, TableFunctionInput &data, DataChunk &output) {
 	auto &bind = data.bind_data->Cast<ScanBindData>();
 	auto &g = data.global_state->Cast<ScanGlobalState>();
@@ -631,12 +661,26 @@ void ScanFunction(ClientContext &context, TableFunctionInput &data, DataChunk &o
 		}
 		DataChunk &target = l.scan_chunk.ColumnCount() ? l.scan_chunk : output;
 		target.Reset();
+		// Where the zone's filters kept few rows of the vector (a selective join filter on a fact
+		// table), only those are read and handed on, as vectors of `selected` rows; residual
+		// filters need every row of the vector emitted first.
+		const bool few = l.filtered && g.residual.empty() && selected * kFewRowsFraction <= count;
+		SelectionVector kept;
+		if (few) {
+			kept.Initialize(selected);
+			std::copy_n(sel.data(), selected, kept.data());
+		}
 		for (idx_t c = 0; c < g.column_ids.size(); c++) {
 			if (!g.projected[c]) {
 				continue; // filtered on in the zone's mask already, and never handed to DuckDB
 			}
 			auto id = g.column_ids[c];
 			auto &vec = target.data[c];
+			if (few) {
+				if (EmitFewRows(bind, l, c, id, kept, selected, vec)) {
+					continue;
+				}
+			}
 			if (id < bind.fields.size() && l.columns[c]) {
 				if (bind.uniform && l.columns[c]->deferred.encoding) {
 					try {
@@ -661,9 +705,19 @@ void ScanFunction(ClientContext &context, TableFunctionInput &data, DataChunk &o
 				vec.SetVectorType(VectorType::CONSTANT_VECTOR);
 				ConstantVector::SetNull(vec, true);
 			}
+			if (few) {
+				vec.Slice(kept, selected);
+			}
+		}
+		l.offset += count;
+		if (few) {
+			target.SetCardinality(selected);
+			if (&target != &output) {
+				output.ReferenceColumns(target, g.projection_ids);
+			}
+			return;
 		}
 		target.SetCardinality(count);
-		l.offset += count;
 		if (!g.residual.empty()) {
 			if (!l.filtered) {
 				for (idx_t i = 0; i < count; i++) {
