@@ -345,12 +345,28 @@ inline uint64_t RunOf(const DeferredValues &f, uint64_t row) {
 //! Rows [b, e) of run-length values into dst[0, e - b).
 template <class U>
 void RunRows(const DeferredValues &f, uint64_t b, uint64_t e, U *dst) {
+	// A run ending kSpan rows or more before e is written kSpan values a step, past its end (the
+	// runs after it write over the excess): runs are mostly short, and a loop per value would end
+	// each with a mispredicted branch.
+	constexpr uint64_t kSpan = 16;
 	for (uint64_t k = RunOf(f, b), pos = b; pos < e; k++) {
 		const uint64_t end = std::min(RunEnd(f, k), e);
 		const U v = LoadValue<U>(f.entries + k * sizeof(U));
-		for (; pos < end; pos++) {
-			dst[pos - b] = v;
+		if (end + kSpan <= e) {
+			U *out = dst + (pos - b);
+			U *const stop = dst + (end - b);
+			do {
+				for (uint64_t j = 0; j < kSpan; j++) {
+					out[j] = v;
+				}
+				out += kSpan;
+			} while (out < stop);
+		} else {
+			for (uint64_t p = pos; p < end; p++) {
+				dst[p - b] = v;
+			}
 		}
+		pos = end;
 	}
 }
 
