@@ -483,8 +483,8 @@ void LookUpRows(const std::vector<uint8_t> &table, const DecodedColumn &chunk, c
 }
 
 //! A chunk whose values were left packed (DecodedColumn::deferred): a dictionary's predicate is
-//! evaluated once per entry and each row looks its code up, runs' once per run; a frame's rows are decoded a block at
-//! a time into a buffer that stays in cache. No zone-sized copy of the values is made.
+//! evaluated once per entry and each row looks its code up, runs' once per run; a frame's rows
+//! are decoded a block at a time into a buffer that stays in cache. No zone-sized copy is made.
 void EvaluateDeferred(const Predicate &p, const ColumnType &type, const DecodedColumn &chunk, uint8_t *out) {
 	constexpr uint64_t kBlock = 2048;
 	const uint64_t n = chunk.count;

@@ -104,24 +104,7 @@ uint32_t SelectedRows(const uint8_t *mask, uint32_t n, uint32_t *out) {
 			count += mask[i + j];
 		}
 	}
-	for (; i + 8 <= n; i += 8) {
-		const uint64_t w = Word(mask + i);
-		if (w == 0) {
-			continue;
-		}
-		if (w == 0x0101010101010101ULL) {
-			for (uint32_t j = 0; j < 8; j++) {
-				out[count + j] = i + j;
-			}
-			count += 8;
-			continue;
-		}
-		for (uint32_t j = 0; j < 8; j++) {
-			out[count] = i + j;
-			count += mask[i + j];
-		}
-	}
-	for (; i < n; i++) {
+	for (; i < n; i++) { // the last block of a zone's rows, under 64
 		out[count] = i;
 		count += mask[i];
 	}

@@ -35,8 +35,9 @@ template <class U>
 bool DecodeFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc, DecodedColumn &out,
                  const RowRange *range);
 
-// Leaves frame-of-reference, dictionary and run-length values packed (out.deferred, `r` past them) where the
-// encoding's parameters prove them in the type's domain; false, with `r` untouched, otherwise.
+// Leaves frame-of-reference, dictionary and run-length values packed (out.deferred, `r` past
+// them) where the encoding's parameters prove them in the type's domain; false, with `r`
+// untouched, otherwise.
 template <class U>
 bool DeferFixed(const ColumnType &type, uint64_t n, ByteReader &r, Encoding enc, DecodedColumn &out);
 
