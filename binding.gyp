@@ -32,7 +32,7 @@
     {
       "target_name": "duckdb_vortex",
       "dependencies": ["vortex_core"],
-      "sources": ["<!@(node scripts/build-config.mjs glue-sources)"],
+      "sources": ["<!@(node scripts/build-config.mjs glue-units)"],
       "libraries": ["<!(node scripts/build-config.mjs libduckdb)"],
       "cflags_cc": ["<!@(node scripts/build-config.mjs isystem)", "<!@(node scripts/build-config.mjs pch-include)"],
       "actions": [

@@ -18,10 +18,10 @@ for (const k of ['MAKEFLAGS', 'MFLAGS', 'MAKELEVEL', 'MAKEOVERRIDES']) delete en
 try {
   rmSync(gch, { force: true });
   const plan = execFileSync('make', ['-n', '-B', 'V=1', 'BUILDTYPE=Release', 'duckdb_vortex'], { cwd: build, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 << 20 });
-  // e.g. `g++ -o Release/obj.target/duckdb_vortex/native/addon/addon.o ../native/addon/addon.cpp '-D…' … -include …/duckdb_pch.hpp -MMD -MF ….d.raw -c`
+  // e.g. `g++ -o Release/obj.target/duckdb_vortex/build/unity/native-addon.o ../build/unity/native-addon.cpp '-D…' … -include …/duckdb_pch.hpp -MMD -MF ….d.raw -c`
   const compile = plan
     .split('\n')
-    .map((l) => /^(\S+) -o \S+ \S*native\/(?:duckdb|addon)\/\S+\.cpp (.*) -c\s*$/.exec(l))
+    .map((l) => /^(\S+) -o \S+ \S*(?:native\/(?:duckdb|addon)|build\/unity)\/\S+\.cpp (.*) -c\s*$/.exec(l))
     .find((m) => m && m[2].includes(`-include ${wrapper}`));
   if (!compile) throw new Error('make -n printed no compile command for a glue file');
   const flags = compile[2].replace(` -include ${wrapper}`, '').replace(/ -MMD -MF \S+/, '');
