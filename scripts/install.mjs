@@ -97,7 +97,7 @@ try {
   }
   const script = existsSync(join(root, 'CMakeLists.txt')) && resolveOrNull('cmake-js/bin/cmake-js') ? 'build-native.mjs' : 'build-gyp.mjs';
   announce(`no prebuilt binary for DuckDB ${target.duckdb} on ${process.platform}-${process.arch}: compiling the native addon ` +
-    `from source now. This takes a few minutes (2-4 on 2 cores) and needs a C++17 compiler, make and ` +
+    `from source now. This takes a few minutes (about 2 on 2 cores) and needs a C++17 compiler, make and ` +
     `${script === 'build-gyp.mjs' ? 'Python (node-gyp)' : 'cmake'}; npm shows no output meanwhile unless run with --foreground-scripts.`);
   const started = Date.now();
   execFileSync(process.execPath, [join(root, 'scripts', script)], {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { answerText, explain, openDb, sqlString, tempDir } from './helpers';
+import { answerText, referenceText, explain, openDb, sqlString, tempDir } from './helpers';
 
 // GROUP BY bucket functions of a column, answered inside the reader (issue 20): date_trunc,
 // time_bucket (with an offset or origin), casts to DATE and TIMESTAMP, year, integer division.
@@ -100,7 +100,7 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
           try {
             for (const [key, where, order] of cases) {
               const sql = (from: string) => `SELECT ${key.sql} AS k, count(*), count(x), sum(x), min(x), max(x) FROM ${from} ${where} GROUP BY k ORDER BY k ${order}`;
-              const want = await answerText(conn, sql(table));
+              const want = await referenceText(conn, sql(table));
               expect(await answerText(conn, sql(src)), `${sql(src)} [TimeZone ${tz}]`).toBe(want);
               await conn.run('SET vortex_pushdown = false');
               expect(await answerText(conn, sql(src)), `pushdown off: ${sql(src)}`).toBe(want);
@@ -137,7 +137,7 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
       'ts::DATE', 'n // 1000', 'n // 900']) {
       const sql = (from: string) => `SELECT ${key} AS k, count(*), sum(x) FROM ${from} GROUP BY k ORDER BY k`;
       expect(await explain(conn, sql(sqlString(file))), key).toContain('Pushed Groups');
-      expect(await answerText(conn, sql(sqlString(file))), key).toBe(await answerText(conn, sql('sorted_events')));
+      expect(await answerText(conn, sql(sqlString(file))), key).toBe(await referenceText(conn, sql('sorted_events')));
     }
     // With a second key, or with a NULL in the zone, keys are written per row: each sorted,
     // NULL-free vector of the zone still from its runs.
@@ -148,7 +148,7 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
     for (const key of ["date_trunc('hour', ts), g", "date_trunc('hour', ts)"]) {
       const sql = (from: string) => `SELECT ${key}, count(*), sum(x) FROM ${from} GROUP BY ALL ORDER BY ALL`;
       expect(await explain(conn, sql(sqlString(nulls))), key).toContain('Pushed Groups');
-      expect(await answerText(conn, sql(sqlString(nulls))), key).toBe(await answerText(conn, sql('sorted_nulls')));
+      expect(await answerText(conn, sql(sqlString(nulls))), key).toBe(await referenceText(conn, sql('sorted_nulls')));
     }
     // A range on the sorted column leaves one run of rows in each zone it straddles: the keys of
     // that run alone (bounds at, inside and between zones; the first and last kept rows count).
@@ -158,7 +158,7 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
       const sql = (src: string) => `SELECT date_trunc('hour', ts) AS k, count(*), sum(x), min(i), max(i) FROM ${src}
         WHERE ts >= TIMESTAMP '${from}' AND ts <= TIMESTAMP '${to}' GROUP BY k ORDER BY k`;
       expect(await explain(conn, sql(sqlString(file))), `${lo}..${hi}`).toContain('Pushed Groups');
-      expect(await answerText(conn, sql(sqlString(file))), `${lo}..${hi}`).toBe(await answerText(conn, sql('sorted_events')));
+      expect(await answerText(conn, sql(sqlString(file))), `${lo}..${hi}`).toBe(await referenceText(conn, sql('sorted_events')));
     }
   });
 
@@ -168,11 +168,11 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
     const plan = (await explain(conn, sql(src))).replace(/[\s│]+/g, ' ');
     expect(plan).toMatch(/Pushed Groups: date_trunc\('day', ts\)/);
     expect(plan).toMatch(/Pushed Order/);
-    expect(await answerText(conn, sql(src))).toBe(await answerText(conn, sql(table)));
+    expect(await answerText(conn, sql(src))).toBe(await referenceText(conn, sql(table)));
     await conn.run('SET vortex_pushdown_expressions = false');
     try {
       expect(await explain(conn, sql(src))).not.toContain('Pushed Groups');
-      expect(await answerText(conn, sql(src))).toBe(await answerText(conn, sql(table)));
+      expect(await answerText(conn, sql(src))).toBe(await referenceText(conn, sql(table)));
     } finally {
       await conn.run('RESET vortex_pushdown_expressions');
     }
@@ -190,7 +190,7 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
     const analyze = async (sql: string) => (await conn.runAndReadAll(`EXPLAIN ANALYZE ${sql}`)).getRowsJS().map((r) => String(r[1])).join('\n').replace(/[│\s]+/g, ' ');
     for (const key of ['dayofweek(ts)', 'month(ts)', 'isodow(ts)', 'quarter(d)']) {
       const sql = (from: string) => `SELECT ${key} AS k, count(*), sum(x), min(x) FROM ${from} GROUP BY k ORDER BY k`;
-      expect(await answerText(conn, sql(src)), key).toBe(await answerText(conn, sql(table)));
+      expect(await answerText(conn, sql(src)), key).toBe(await referenceText(conn, sql(table)));
       const plan = await analyze(sql(src));
       expect(plan, key).toContain('Pushed Groups');
       const fromStats = Number(/Zones From Statistics: (\d+)/.exec(plan)?.[1]);
@@ -225,7 +225,7 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
     for (const [table, path, key] of cases) {
       const sql = (from: string) => `SELECT ${key} AS k, count(*), sum(x), min(i), max(i) FROM ${from} GROUP BY k ORDER BY k`;
       expect(await explain(conn, sql(sqlString(path))), key).toContain('Pushed Groups');
-      expect(await answerText(conn, sql(sqlString(path))), `${key} over ${table}`).toBe(await answerText(conn, sql(table)));
+      expect(await answerText(conn, sql(sqlString(path))), `${key} over ${table}`).toBe(await referenceText(conn, sql(table)));
     }
     // A range on the sorted column keeps one run of rows in the zones it straddles; a second key,
     // or a filter on another column, keys the rows a vector at a time (each sorted vector from its runs).
@@ -235,12 +235,12 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
       'SELECT dayofweek(ts) AS k, count(*), sum(x) FROM SRC WHERE x % 5 = 1 GROUP BY k ORDER BY k',
     ];
     for (const q of more) {
-      expect(await answerText(conn, q.replace('SRC', sqlString(file))), q).toBe(await answerText(conn, q.replace('SRC', events)));
+      expect(await answerText(conn, q.replace('SRC', sqlString(file))), q).toBe(await referenceText(conn, q.replace('SRC', events)));
     }
     // A run per ~9 rows: keyed row by row by the kernel, 60 keys a zone.
     const minute = (from: string) => `SELECT minute(ts) AS k, count(*), sum(x) FROM ${from} GROUP BY k ORDER BY k`;
     expect(await explain(conn, minute(sqlString(file)))).toContain('Pushed Groups');
-    expect(await answerText(conn, minute(sqlString(file)))).toBe(await answerText(conn, minute(events)));
+    expect(await answerText(conn, minute(sqlString(file)))).toBe(await referenceText(conn, minute(events)));
   });
 
   it('a zone whose first or last key is NULL (year(\'-infinity\')) has no one key, and the database stays usable', async () => {
@@ -253,7 +253,7 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
     await conn.run(`COPY ${table} TO ${sqlString(file)} (FORMAT vortex)`);
     for (const key of ['year(ts)', "date_trunc('month', ts)", 'ts::DATE', "time_bucket(INTERVAL '1 week', ts)", 'dayofweek(ts)', 'month(ts)']) {
       const sql = (from: string) => `SELECT ${key} AS k, count(*), sum(x) FROM ${from} GROUP BY k ORDER BY k`;
-      expect(await answerText(conn, sql(sqlString(file))), key).toBe(await answerText(conn, sql(table)));
+      expect(await answerText(conn, sql(sqlString(file))), key).toBe(await referenceText(conn, sql(table)));
     }
     expect(await explain(conn, `SELECT year(ts) AS k, count(*) FROM ${sqlString(file)} GROUP BY k`)).toContain('Pushed Groups');
   });
@@ -268,9 +268,9 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
     await conn.run(`COPY ${table} TO ${sqlString(file)} (FORMAT vortex)`);
     for (const key of ['month(ts)', 'quarter(ts)', 'decade(ts)', 'isodow(ts)', 'day(ts)']) {
       const sql = (from: string) => `SELECT ${key} AS k, count(*), sum(x) FROM ${from} GROUP BY k ORDER BY k`;
-      expect(await answerText(conn, sql(sqlString(file))), key).toBe(await answerText(conn, sql(table)));
+      expect(await answerText(conn, sql(sqlString(file))), key).toBe(await referenceText(conn, sql(table)));
       const where = (from: string) => `SELECT count(*), sum(x) FROM ${from} WHERE ${key} = 12 OR ${key} < 3`;
-      expect(await answerText(conn, where(sqlString(file))), key).toBe(await answerText(conn, where(table)));
+      expect(await answerText(conn, where(sqlString(file))), key).toBe(await referenceText(conn, where(table)));
     }
   });
 
@@ -293,7 +293,7 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
     ];
     for (const [key, where] of cases) {
       const sql = (from: string) => `SELECT ${key} AS k, count(*), sum(x) FROM ${from} WHERE ${where} GROUP BY k ORDER BY k`;
-      expect(await answerText(conn, sql(sqlString(file))), `${key} WHERE ${where}`).toBe(await answerText(conn, sql(table)));
+      expect(await answerText(conn, sql(sqlString(file))), `${key} WHERE ${where}`).toBe(await referenceText(conn, sql(table)));
       // (DuckDB 1.5 fails its own planning of date_trunc('month', ts) over the first timestamps, tables too.)
       pushed += (await explain(conn, sql(sqlString(file))).catch(() => '')).includes('Pushed Groups') ? 1 : 0;
     }
@@ -304,7 +304,7 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
       await expect(conn.runAndReadAll(sql(sqlString(file))), key).rejects.toThrow(/out of range|Conversion/i);
     }
     // The database stays usable.
-    expect(await answerText(conn, `SELECT count(*) FROM ${sqlString(file)}`)).toBe(await answerText(conn, `SELECT count(*) FROM ${table}`));
+    expect(await answerText(conn, `SELECT count(*) FROM ${sqlString(file)}`)).toBe(await referenceText(conn, `SELECT count(*) FROM ${table}`));
   });
 
   it('applies a bucket once per distinct value of a column with few values a zone, under filters, NULLs and other keys, as DuckDB does', async () => {
@@ -334,7 +334,7 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
     for (const key of keys) {
       for (const where of wheres) {
         const sql = (from: string) => `SELECT ${key}, count(*), count(x), sum(x), min(x), max(n) FROM ${from} ${where} GROUP BY ALL ORDER BY ALL`;
-        const want = await answerText(conn, sql(table));
+        const want = await referenceText(conn, sql(table));
         expect(await answerText(conn, sql(src)), `${key} ${where}`).toBe(want);
         pushed += (await explain(conn, sql(src))).includes('Pushed Groups') ? 1 : 0;
       }
@@ -343,17 +343,17 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
     // A dictionary-coded key whose values an aggregate also reads.
     for (const where of wheres) {
       const sql = (from: string) => `SELECT t, w, count(*), max(t), min(w), sum(x) FROM ${from} ${where} GROUP BY ALL ORDER BY ALL`;
-      expect(await answerText(conn, sql(src)), where).toBe(await answerText(conn, sql(table)));
+      expect(await answerText(conn, sql(src)), where).toBe(await referenceText(conn, sql(table)));
     }
     // Raising only where a kept row raises.
     const narrow = (where: string, from: string) => `SELECT s::TINYINT AS k, region, count(*), sum(x) FROM ${from} WHERE ${where} GROUP BY ALL ORDER BY ALL`;
     for (const where of ['s < 128', 's < 100 AND x > 0', "s <= 127 OR region = 'zz'"]) {
-      expect(await answerText(conn, narrow(where, src)), where).toBe(await answerText(conn, narrow(where, table)));
+      expect(await answerText(conn, narrow(where, src)), where).toBe(await referenceText(conn, narrow(where, table)));
       expect(await explain(conn, narrow(where, src)), where).toContain('Pushed Groups');
     }
     await expect(conn.runAndReadAll(narrow('x < 0', table))).rejects.toThrow(/out of range|Conversion/i);
     await expect(conn.runAndReadAll(narrow('x < 0', src))).rejects.toThrow(/out of range|Conversion/i);
-    expect(await answerText(conn, `SELECT count(*) FROM ${src}`)).toBe(await answerText(conn, `SELECT count(*) FROM ${table}`));
+    expect(await answerText(conn, `SELECT count(*) FROM ${src}`)).toBe(await referenceText(conn, `SELECT count(*) FROM ${table}`));
   });
 
   it('keys a TIMESTAMP\'s truncations, day and calendar fields, and a DATE\'s, with native/compute\'s kernel exactly as DuckDB does, anywhere in their range', async () => {
@@ -391,7 +391,7 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
       const perKey = process.env.VORTEX_VERIFY ? 2 : 4;
       for (const where of wheres.filter((_, w) => (w + filtered) % wheres.length < perKey)) {
         const q = (from: string) => `SELECT count(*), sum(x), min(i) FROM ${from} WHERE ${where}`;
-        expect(await answerText(conn, q(src)), `WHERE ${where}`).toBe(await answerText(conn, q(table)));
+        expect(await answerText(conn, q(src)), `WHERE ${where}`).toBe(await referenceText(conn, q(table)));
       }
       filtered++;
     };
@@ -410,7 +410,7 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
       await conn.run(`COPY ${table} TO ${sqlString(file)} (FORMAT vortex, ROW_GROUP_SIZE 2048)`);
       for (const key of keys) {
         const sql = (from: string) => `SELECT k::VARCHAR AS k, c, s FROM (SELECT ${key} AS k, count(*) AS c, sum(x) AS s FROM ${from} GROUP BY k) ORDER BY k`;
-        expect(await answerText(conn, sql(sqlString(file))), `${key} within ${spread} µs`).toBe(await answerText(conn, sql(table)));
+        expect(await answerText(conn, sql(sqlString(file))), `${key} within ${spread} µs`).toBe(await referenceText(conn, sql(table)));
         pushed += (await explain(conn, sql(sqlString(file)))).includes('Pushed Groups') ? 1 : 0;
         await sameFiltered(key, table, sqlString(file));
       }
@@ -428,7 +428,7 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
     await conn.run(`COPY ${dates} TO ${sqlString(dateFile)} (FORMAT vortex, ROW_GROUP_SIZE 2048)`);
     for (const key of ['dayofweek(d)', 'isodow(d)', 'weekday(d)', 'day(d)', 'dayofyear(d)', 'month(d)', 'quarter(d)', 'year(d)']) {
       const sql = (from: string) => `SELECT ${key} AS k, count(*), sum(x) FROM ${from} GROUP BY k ORDER BY k`;
-      expect(await answerText(conn, sql(sqlString(dateFile))), key).toBe(await answerText(conn, sql(dates)));
+      expect(await answerText(conn, sql(sqlString(dateFile))), key).toBe(await referenceText(conn, sql(dates)));
       pushed += (await explain(conn, sql(sqlString(dateFile)))).includes('Pushed Groups') ? 1 : 0;
       await sameFiltered(key, dates, sqlString(dateFile));
     }
@@ -446,7 +446,7 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
     for (const key of ['i // 1000', 'i // 33333']) {
       const sql = (from: string) => `SELECT ${key} AS k, count(*), sum(x), sum(u), sum(y), avg(x) FROM ${from} GROUP BY k ORDER BY k`;
       expect(await explain(conn, sql(sqlString(file))), key).toContain('Pushed Groups');
-      expect(await answerText(conn, sql(sqlString(file))), key).toBe(await answerText(conn, sql('extremes')));
+      expect(await answerText(conn, sql(sqlString(file))), key).toBe(await referenceText(conn, sql('extremes')));
     }
   });
 });

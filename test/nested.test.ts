@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { answerText, openDb, rows, scalar, sqlString, tempDir, VERIFY } from './helpers';
+import { answerText, referenceText, openDb, rows, scalar, sqlString, tempDir, VERIFY } from './helpers';
 
 const dir = tempDir('vtx-nested-');
 
@@ -201,7 +201,7 @@ describe('aggregates over nested columns and struct fields', () => {
       await conn.run('SET vortex_pushdown = false');
       expect(await answerText(conn, pushedSql), q).toBe(pushed);
       await conn.run('SET vortex_pushdown = true');
-      expect(await answerText(conn, q.replace('FROM T', 'FROM native')), q).toBe(pushed);
+      expect(await referenceText(conn, q.replace('FROM T', 'FROM native')), q).toBe(pushed);
     }
     expect(await explainText(conn, `SELECT sum(s.a), count(s.c) FROM ${scan}`)).toMatch(/sum\(s\.a\)[\s\S]*count\(s\.c\)/);
     // Float min/max of a field is never pushed, and leaves the whole query to DuckDB.

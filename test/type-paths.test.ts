@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { answerText, explain, openDb, rows, sqlString, tempDir } from './helpers';
+import { answerText, referenceText, explain, openDb, rows, sqlString, tempDir } from './helpers';
 
 // Every stored type through every way a pushed aggregate reaches its rows. A type handled on one
 // path and forgotten on another is a wrong answer: sum(HUGEINT) under a filter decided per
@@ -124,7 +124,7 @@ describe.each(PATHS)('every type through %s', (_name, where, group) => {
       const q = (from: string) => group
         ? `SELECT ${group} AS k, count(*), ${list} FROM ${from} ${filter} GROUP BY ALL ORDER BY ALL`
         : `SELECT count(*), ${list} FROM ${from} ${filter}`;
-      const want = await answerText(conn, q('t'));
+      const want = await referenceText(conn, q('t'));
       if (process.env.VORTEX_TYPE_PATHS_COVERAGE) {
         console.log(`coverage: ${(await explain(conn, q(src))).includes('Pushed Aggregates') ? 'pushed' : 'not pushed'} | ${_name} | ${list}`);
       }
@@ -166,6 +166,6 @@ describe.each(ROW_FILTERS)('every type, rows under %s', (_name, where) => {
   it.each(COLUMNS)('%s: the scan = a DuckDB table', async (column) => {
     const filter = where.replace('{col}', column).replace('{q30}', q30.get(column) ?? '');
     const q = (from: string) => `SELECT i, ${column} FROM ${from} ${filter} ORDER BY i`;
-    expect(await answerText(conn, q(src)), q(src)).toBe(await answerText(conn, q('t')));
+    expect(await answerText(conn, q(src)), q(src)).toBe(await referenceText(conn, q('t')));
   });
 });

@@ -482,17 +482,31 @@ void LookUpRows(const std::vector<uint8_t> &table, const DecodedColumn &chunk, c
 	}
 }
 
+//! A dictionary's or runs' values as a chunk of their own. They sit in the segment wherever its
+//! layout put them, and the evaluation loads them as T: copied out where they are not at T's
+//! alignment (a few thousand values a zone at most).
+DecodedColumn AlignedEntries(const DeferredValues &f, const ColumnType &type, std::vector<uint64_t> &storage) {
+	DecodedColumn entries;
+	entries.count = f.size;
+	entries.values = f.entries;
+	const size_t width = type.ByteWidth();
+	if (f.size && width > 1 && reinterpret_cast<uintptr_t>(f.entries) % width != 0) {
+		storage.resize((f.size * width + 7) / 8);
+		std::memcpy(storage.data(), f.entries, f.size * width);
+		entries.values = reinterpret_cast<const uint8_t *>(storage.data());
+	}
+	return entries;
+}
+
 //! A chunk whose values were left packed (DecodedColumn::deferred): a dictionary's predicate is
 //! evaluated once per entry and each row looks its code up, runs' once per run; a frame's rows
 //! are decoded a block at a time into a buffer that stays in cache. No zone-sized copy is made.
 void EvaluateDeferred(const Predicate &p, const ColumnType &type, const DecodedColumn &chunk, uint8_t *out) {
 	constexpr uint64_t kBlock = 2048;
 	const uint64_t n = chunk.count;
+	std::vector<uint64_t> storage;
 	if (chunk.deferred.encoding == static_cast<uint8_t>(Encoding::DICTIONARY)) {
-		DecodedColumn entries;
-		entries.count = chunk.deferred.size;
-		entries.values = chunk.deferred.entries;
-		const auto table = EntryTruth(p, type, entries);
+		const auto table = EntryTruth(p, type, AlignedEntries(chunk.deferred, type, storage));
 		uint32_t codes[kBlock];
 		for (uint64_t b = 0; b < n; b += kBlock) {
 			const uint64_t m = std::min(kBlock, n - b);
@@ -504,15 +518,7 @@ void EvaluateDeferred(const Predicate &p, const ColumnType &type, const DecodedC
 	if (chunk.deferred.encoding == static_cast<uint8_t>(Encoding::RLE)) {
 		// Once per run, each run's rows then set at once (NULL rows after, by their own truth).
 		const auto &f = chunk.deferred;
-		const size_t width = type.ByteWidth();
-		std::vector<uint64_t> aligned((f.size * width + 7) / 8); // the run values, at their alignment
-		if (f.size) {
-			std::memcpy(aligned.data(), f.entries, f.size * width);
-		}
-		DecodedColumn entries;
-		entries.count = f.size;
-		entries.values = reinterpret_cast<const uint8_t *>(aligned.data());
-		const auto table = EntryTruth(p, type, entries);
+		const auto table = EntryTruth(p, type, AlignedEntries(f, type, storage));
 		uint64_t pos = 0;
 		for (uint64_t k = 0; k < f.size; k++) {
 			uint32_t end;
