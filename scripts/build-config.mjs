@@ -46,9 +46,10 @@ export function sources(layers = [...CORE, ...GLUE]) {
  * own files, addon), generated into build/unity/ as files that include the folder's sources. Every
  * glue file pays ~3 s to load the precompiled DuckDB headers (~430 MB) and instantiates the same
  * DuckDB templates again: 45 units took ~4x the CPU of these 6, the larger part of a source install
- * on two cores. A name defined in two files of one folder is a compile error here, so file-local
- * helpers stay unique within a folder. VORTEX_UNITY_BUILD=0 compiles file by file (quicker
- * rebuilds while editing one file). Paths are relative to the repository, as both builds take them.
+ * on two cores. So file-local helpers need names unique within their folder: the same function in
+ * two files is a compile error, but one of the same name with other parameters would silently
+ * become an overload. VORTEX_UNITY_BUILD=0 compiles file by file (quicker rebuilds while editing
+ * one file). Paths are relative to the repository, as both builds take them.
  */
 export function glueUnits() {
   if (process.env.VORTEX_UNITY_BUILD === '0') return sources(GLUE);

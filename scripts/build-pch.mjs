@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // binding.gyp's action before the glue compiles: precompiles build/pch/duckdb_pch.hpp (which includes
 // native/duckdb/duckdb_pch.hpp) into build/pch/duckdb_pch.hpp.gch, once make has built the static
-// library of native/format and native/compute (its target's dependency). GCC uses a precompiled header only when it was made
-// with the same options as the file that includes it, so the command is the one make would run for
-// a glue file, as `make -n` prints it. If anything here fails, the glue includes the header as
+// library of native/format and native/compute (its target's dependency). GCC uses a precompiled
+// header only when it was made with the same options as the file that includes it, so the command
+// is the one make would run for a glue file, as `make -n` prints it. If anything here fails, the glue includes the header as
 // text: the same build, only slower. Always exits 0.
 //   node scripts/build-pch.mjs <build directory> <path of the .gch>
 import { execFileSync } from 'node:child_process';
