@@ -54,7 +54,10 @@ export function sources(layers = [...CORE, ...GLUE]) {
 export function glueUnits() {
   if (process.env.VORTEX_UNITY_BUILD === '0') return sources(GLUE);
   const folders = new Map();
-  for (const f of sources(GLUE)) folders.set(dirname(f), [...(folders.get(dirname(f)) ?? []), f]);
+  for (const f of sources(GLUE)) {
+    if (!folders.has(dirname(f))) folders.set(dirname(f), []);
+    folders.get(dirname(f)).push(f);
+  }
   const dir = join(root, 'build', 'unity');
   mkdirSync(dir, { recursive: true });
   const units = [];

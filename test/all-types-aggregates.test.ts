@@ -6,7 +6,7 @@
 // answer; test/float-sums.test.ts checks the pushed ones against the exact sum).
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { answerText, referenceText, isPushed, openDb, rows, sqlString, tempDir } from './helpers';
+import { answerText, isPushed, openDb, referenceText, rows, sqlString, tempDir } from './helpers';
 
 const dir = tempDir('vtx-all-types-');
 let conn: DuckDBConnection;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { answerText, referenceText, explain, openDb, sqlString, tempDir } from './helpers';
+import { answerText, explain, openDb, referenceText, sqlString, tempDir } from './helpers';
 
 // GROUP BY bucket functions of a column, answered inside the reader (issue 20): date_trunc,
 // time_bucket (with an offset or origin), casts to DATE and TIMESTAMP, year, integer division.

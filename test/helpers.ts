@@ -99,8 +99,9 @@ export async function answerText(conn: DuckDBConnection, sql: string): Promise<s
  * answerText for the reference side of a differential test, a query over DuckDB's own tables:
  * under VERIFY with DuckDB's verification off, which there would only check DuckDB against itself
  * (a third of the verified suites' time, each query run five more times). Not where DuckDB's
- * verifier fails DuckDB's own plan (test/zone-bounds.test.ts: `date_trunc('month', d) <= DATE ...`
- * over a table, "Unoptimized statement differs"): there both sides verified give the same error.
+ * verifier fails DuckDB's own plan over a table, "Unoptimized statement differs" (zone-bounds'
+ * `date_trunc('month', d) <= DATE ...`, bucket-keys' raising ends on 1.5): there both sides,
+ * verified, give that same error.
  */
 export async function referenceText(conn: DuckDBConnection, sql: string): Promise<string> {
   if (!VERIFY) return answerText(conn, sql);

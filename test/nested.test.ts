@@ -4,7 +4,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { answerText, referenceText, openDb, rows, scalar, sqlString, tempDir, VERIFY } from './helpers';
+import { answerText, openDb, referenceText, rows, scalar, sqlString, tempDir, VERIFY } from './helpers';
 
 const dir = tempDir('vtx-nested-');
 

@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { answerText, referenceText, explain, openDb, rows, sqlString, tempDir } from './helpers';
+import { answerText, explain, openDb, referenceText, rows, sqlString, tempDir } from './helpers';
 
 // Every stored type through every way a pushed aggregate reaches its rows. A type handled on one
 // path and forgotten on another is a wrong answer: sum(HUGEINT) under a filter decided per
