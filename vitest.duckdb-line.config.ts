@@ -27,6 +27,8 @@ export const DUCKDB_LINE_TESTS = [
   'cross-line', // files written by the other line: sketches used only where the hash matches
   'copy-file-size', // COPY ... FILE_SIZE_BYTES: DuckDB's rotation
   'copy-return-stats', // COPY ... RETURN_STATS, as the Parquet writer reports
+  'copy-execution', // ordered COPY fed by one thread, zones encoded on DuckDB's task scheduler
+  'copy-errors', // a failed COPY leaves the old file (DuckDB 1.5 removes a failed COPY's target itself)
   'grouped-pushdown', // at reduced size (VORTEX_FC_RUNS)
   'grouped-order', // ORDER BY taken into the grouped scan: plan shapes differ between lines
   'filters',

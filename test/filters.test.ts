@@ -16,7 +16,11 @@ describe('filters pushed into vortex_scan', () => {
       CASE WHEN i % 10 = 0 THEN NULL ELSE (i % 50)::DOUBLE END AS d, to_days((i % 40)::INTEGER) AS iv
       FROM range(10000) r(i)`);
     const file = `${dir}/t.vtx`;
+    // On 2 threads one thread feeds the COPY: zones of exactly ROW_GROUP_SIZE rows, whatever the
+    // machine (DuckDB's batch copy, on more threads, evens out its batches instead).
+    await conn.run('SET threads = 2');
     await conn.run(`COPY (SELECT * FROM t ORDER BY x) TO ${sqlString(file)} (FORMAT vortex, ROW_GROUP_SIZE 1000)`);
+    await conn.run('RESET threads');
     vtx = `vortex_scan(${sqlString(file)})`;
   });
 
@@ -45,12 +49,12 @@ describe('filters pushed into vortex_scan', () => {
   });
 
   it('reports zones answered from statistics, skipped and decoded', async () => {
-    // Zones of 1,024 rows: zone 2 straddles, zones 3-6 match entirely, the other five not at all.
-    const plan = await analyze(`SELECT count(*), sum(x) FROM ${vtx} WHERE x >= 2500 AND x < 7168`);
+    // Zones of 1,000 rows: zone 2 straddles, zones 3-6 match entirely, the other four not at all.
+    const plan = await analyze(`SELECT count(*), sum(x) FROM ${vtx} WHERE x >= 2500 AND x < 7000`);
     expect(plan).toMatch(/Zones From Statistics: 4/);
     expect(plan).toMatch(/Zones Skipped: 5/);
     expect(plan).toMatch(/Zones Decoded: 1/);
-    const scan = await analyze(`SELECT x, s FROM ${vtx} WHERE x >= 2500 AND x < 7168`);
+    const scan = await analyze(`SELECT x, s FROM ${vtx} WHERE x >= 2500 AND x < 7000`);
     expect(scan).toMatch(/Zones Scanned: 5\/10/);
     expect(scan).toMatch(/Zones Filtered: 1/);
   });

@@ -260,11 +260,11 @@ describe('filters on struct fields', () => {
     expect(await explainText(conn, `SELECT sum(s.a) FROM ${scan} WHERE s.b.c = 17`)).toMatch(/s\.b\.c=17/);
     const analyzed = (await rows(conn, `EXPLAIN ANALYZE SELECT count(*) FROM ${scan} WHERE s.a BETWEEN 5000 AND 7000`))
       .map((r) => String(r[1])).join('\n').replace(/[│\s]+/g, ' ');
-    // About 60 zones of about 1,000 rows (COPY evens out its batches); the field's values
-    // 5000..7000 lie in 3 or 4 of them.
+    // About 60 zones of about 1,000 rows (exactly 1,000 where one thread feeds the COPY; DuckDB's
+    // batch copy evens out its batches instead); the field's values 5000..7000 lie in 2 to 4 of them.
     const skipped = Number(/Zones Skipped: (\d+)/.exec(analyzed)?.[1]);
     expect(skipped).toBeGreaterThanOrEqual(54);
-    expect(skipped).toBeLessThanOrEqual(57);
+    expect(skipped).toBeLessThanOrEqual(58);
   });
 
   it('written as subscripts (s[\'a\'], r[1]), plan as the field access: zones skipped, aggregates pushed', async () => {

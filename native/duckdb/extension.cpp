@@ -1,6 +1,7 @@
 #include "extension.hpp"
 
 #include "copy/atomic_copy.hpp"
+#include "copy/copy_execution.hpp"
 #include "duckdb_compat.hpp"
 #include "functions/memory_info_function.hpp"
 #include "pushdown/grouped_aggregate.hpp"
@@ -142,6 +143,7 @@ Registration RegisterVortex(DatabaseInstance &db, shared_ptr<RulesTable> rules) 
 		std::vector<OptimizerExtension> optimizers;
 		optimizers.push_back(GetPushdownOptimizer(rules));
 		optimizers.push_back(GetAtomicCopyOptimizer());
+		optimizers.push_back(GetCopyExecutionOptimizer());
 		compat::RegisterOptimizerExtensions(config, std::move(optimizers), [&](auto &list, auto additions) {
 			Publish(list, std::move(additions), keep);
 		});

@@ -50,6 +50,11 @@ std::vector<ThreadScratch *> &Registry() {
 	static auto *r = new std::vector<ThreadScratch *>();
 	return *r;
 }
+//! Under RegistryLock too.
+std::vector<SharedScratch> &SharedCaches() {
+	static auto *c = new std::vector<SharedScratch>();
+	return *c;
+}
 std::atomic<size_t> activities {0};
 //! Bytes allocated for zones (NoteHeapUse) and scratch bytes released since ReturnFreeHeap last
 //! looked at the heap. mallinfo2 walks every arena, a cost (a tenth of a millisecond and more)
@@ -179,12 +184,20 @@ ScratchActivity::~ScratchActivity() {
 	}
 }
 
+void RegisterSharedScratch(SharedScratch cache) {
+	std::lock_guard<std::mutex> guard(RegistryLock());
+	SharedCaches().push_back(cache);
+}
+
 size_t ReleaseIdleScratch() {
 	size_t freed = 0;
 	std::lock_guard<std::mutex> guard(RegistryLock());
 	for (auto t : Registry()) {
 		std::lock_guard<std::mutex> tguard(t->lock);
 		freed += t->ReleaseLocked();
+	}
+	for (auto &cache : SharedCaches()) {
+		freed += cache.clear();
 	}
 	return freed;
 }
@@ -199,6 +212,9 @@ size_t IdleScratchBytes() {
 				held += slot->Bytes();
 			}
 		}
+	}
+	for (auto &cache : SharedCaches()) {
+		held += cache.bytes();
 	}
 	return held;
 }

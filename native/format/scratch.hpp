@@ -80,6 +80,15 @@ public:
 size_t ReleaseIdleScratch();
 //! Bytes held by the buffers of threads not inside a lease (busy threads are not counted).
 size_t IdleScratchBytes();
+
+//! A cache of idle buffers shared by all threads (with its own lock), emptied with the threads'
+//! buffers: `clear` frees what it holds and returns the bytes freed, `bytes` tells them.
+struct SharedScratch {
+	size_t (*clear)();
+	size_t (*bytes)();
+};
+//! Adds a cache for ReleaseIdleScratch and IdleScratchBytes to cover, for the process's life.
+void RegisterSharedScratch(SharedScratch cache);
 //! Number of ScratchActivity objects alive.
 size_t ScratchActivities();
 //! Called wherever zone-sized buffers are allocated (a chunk decoded or encoded), with their

@@ -64,6 +64,8 @@ uint64_t ChildValues(const ColumnInput &in) {
 	}
 }
 
+} // namespace
+
 void EncodeChunkInto(const ColumnInput &in_p, const WriterOptions &options, EncodedChunk &out) {
 	const ColumnInput *src = &in_p;
 	ColumnInput node;
@@ -141,6 +143,8 @@ void EncodeChunkInto(const ColumnInput &in_p, const WriterOptions &options, Enco
 	}
 }
 
+namespace {
+
 void AppendChunk(EncodedChunk &chunk, OutputSink &sink, uint64_t &position, uint32_t &version, ChunkMeta &c) {
 	c.offset = position;
 	c.stored_size = chunk.bytes.size();
@@ -164,19 +168,6 @@ void AppendChunk(EncodedChunk &chunk, OutputSink &sink, uint64_t &position, uint
 }
 
 } // namespace
-
-EncodedZone EncodeZone(const std::vector<ColumnInput> &columns, const WriterOptions &options) {
-	EncodedZone zone;
-	zone.rows = columns.empty() ? 0 : columns[0].count;
-	zone.chunks.resize(columns.size());
-	for (size_t c = 0; c < columns.size(); c++) {
-		if (columns[c].count != zone.rows) {
-			throw FormatError("columns of one zone have different row counts");
-		}
-		EncodeChunkInto(columns[c], options, zone.chunks[c]);
-	}
-	return zone;
-}
 
 FileWriter::FileWriter(std::vector<Field> fields, OutputSink &sink, std::string created_by) : sink(sink) {
 	meta.fields = std::move(fields);

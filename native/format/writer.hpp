@@ -1,5 +1,5 @@
-// Writes a .vtx file zone by zone. Encoding a zone is pure and thread-safe
-// (EncodeZone), so callers can encode in parallel and append in order.
+// Writes a .vtx file zone by zone. Encoding a zone's columns is pure and thread-safe
+// (EncodeChunkInto), so callers can encode zones, and columns of a zone, in parallel and append in order.
 #pragma once
 #include "column.hpp"
 #include "metadata.hpp"
@@ -41,7 +41,8 @@ struct EncodedZone {
 	std::vector<EncodedChunk> chunks;
 };
 
-EncodedZone EncodeZone(const std::vector<ColumnInput> &columns, const WriterOptions &options);
+//! One column of a zone; the columns of a zone may be encoded on different threads.
+void EncodeChunkInto(const ColumnInput &column, const WriterOptions &options, EncodedChunk &out);
 
 class FileWriter {
 public:

@@ -5,11 +5,14 @@
 #include "../file_io.hpp"
 #include "../type_mapping.hpp"
 #include "../sketches.hpp"
+#include "ordered_zone_encoder.hpp"
+#include "test_faults.hpp"
 #include "written_statistics.hpp"
 #include "zone_accumulator.hpp"
 #include "duckdb/common/type_visitor.hpp"
 #include "duckdb/common/types/column/column_data_collection.hpp"
 #include "duckdb/function/copy_function.hpp"
+#include "duckdb/planner/operator/logical_copy_to_file.hpp"
 #include "duckdb/planner/expression/bound_cast_expression.hpp"
 
 #include <algorithm>
@@ -42,6 +45,8 @@ struct CopyBindData : public TableFunctionData {
 	optional_idx zones_per_file;
 	//! KV_METADATA, as Parquet's writer takes it: for the footer of every file written.
 	std::vector<std::pair<std::string, std::string>> key_value;
+	//! Zones encoded on DuckDB's threads as the sink fills them (PlanEncodingOnTasks).
+	bool encode_on_tasks = false;
 };
 
 //! BIT and BIGNUM: the types with no storage of their own in .vtx nor in Parquet, which DuckDB's
@@ -172,16 +177,12 @@ void CopyOptions(ClientContext &, CopyOptionsInput &input) {
 	input.options["sketches"] = CopyOption(LogicalType::BOOLEAN, CopyOptionMode::WRITE_ONLY);
 }
 
-// Test hooks (environment): VORTEX_TEST_TEMP_SUFFIX fixes the temporary name's suffix,
-// VORTEX_TEST_FAULT=copy_after_create fails the COPY just after its temporary file is created.
-bool FaultInjected(const char *name) {
-	auto v = std::getenv("VORTEX_TEST_FAULT");
-	return v && std::strcmp(v, name) == 0;
-}
-
+// Test hook (environment): VORTEX_TEST_TEMP_SUFFIX fixes the temporary name's suffix (and
+// test_faults.hpp's VORTEX_TEST_FAULT injects failures).
 //! "<target>.tmp-" and 64 random bits in hex.
-std::string TemporaryName(const std::string &target) {
-	if (auto fixed = std::getenv("VORTEX_TEST_TEMP_SUFFIX")) {
+std::string TemporaryName(const std::string &target, bool random_always = false) {
+	auto fixed = std::getenv("VORTEX_TEST_TEMP_SUFFIX");
+	if (fixed && !random_always) {
 		return target + ".tmp-" + fixed;
 	}
 	std::random_device rd;
@@ -199,17 +200,63 @@ bool CanWriteNextTo(ClientContext &context, const std::string &target) {
 	return DBConfig::GetConfig(context).CanAccessFile(target + ".tmp-0000000000000000", FileType::FILE_TYPE_REGULAR);
 }
 
+//! The local path of `path`, or false for remote file systems (s3://, http://, ...).
+bool LocalPath(const std::string &path, std::string &local) {
+	local = path;
+	if (StringUtil::StartsWith(local, "file://")) {
+		local = local.substr(7);
+	}
+	return !FileSystem::IsRemoteFile(local) && local.find("://") == std::string::npos;
+}
+
+//! DuckDB 1.5 removes a COPY's target itself when the COPY fails once under way (its
+//! PhysicalCopyToFile deletes the file it takes to be its own), and for a writer that renames
+//! its file over the target that is the old file. A hard link to the old file, made as the COPY
+//! begins, puts it back then, only if the target is gone (a COPY that completed meanwhile stays),
+//! and is removed either way. Local POSIX files only.
+struct KeptTarget {
+	~KeptTarget() {
+#ifndef _WIN32
+		if (!link_path.empty()) {
+			if (!done) {
+				(void)::link(link_path.c_str(), target.c_str()); // EEXIST: the target is still there
+			}
+			(void)::unlink(link_path.c_str());
+		}
+#endif
+	}
+	void Keep(const std::string &target_p) {
+#ifndef _WIN32
+		if (!LocalPath(target_p, target)) {
+			return;
+		}
+		for (int attempt = 0; attempt < 8; attempt++) {
+			auto name = TemporaryName(target, true);
+			if (::link(target.c_str(), name.c_str()) == 0) {
+				link_path = name;
+				return;
+			}
+			if (errno != EEXIST) {
+				return; // no target yet, or a file system without hard links: nothing to keep
+			}
+		}
+#else
+		(void)target_p;
+#endif
+	}
+	std::string target;
+	std::string link_path;
+	bool done = false;
+};
+
 //! Makes the directory entry of a file just created or renamed durable. DuckDB's FileSystem
 //! has no call for it, so for local paths the directory is opened with open(2) and fsync'd
 //! (POSIX only). Remote file systems (s3://, http://, ...) have no such notion: skipped, as
 //! is a directory that cannot be opened for reading or a file system that cannot sync one.
 void SyncDirectoryOf(FileSystem &fs, const std::string &path) {
 #ifndef _WIN32
-	std::string local = path;
-	if (StringUtil::StartsWith(local, "file://")) {
-		local = local.substr(7);
-	}
-	if (FileSystem::IsRemoteFile(local) || local.find("://") != std::string::npos) {
+	std::string local;
+	if (!LocalPath(path, local)) {
 		return;
 	}
 	auto sep = local.find_last_of('/');
@@ -267,6 +314,7 @@ struct CopyGlobalState : public GlobalFunctionData {
 				throw IOException("vortex: cannot create a temporary file next to \"%s\": \"%s\" exists", target,
 				                  file.path);
 			}
+			kept.Keep(target);
 		} else {
 			handle = fs.OpenFile(target, FileFlags::FILE_FLAGS_WRITE | FileFlags::FILE_FLAGS_FILE_CREATE_NEW);
 		}
@@ -290,6 +338,7 @@ struct CopyGlobalState : public GlobalFunctionData {
 	FileSystem &fs;
 	std::string target;
 	vtx::ScratchActivity activity;
+	KeptTarget kept; //! declared before the file: put back after DuckDB and PendingFile cleaned up
 	PendingFile file; //! declared before the handle: closed first, then removed
 	std::mutex lock;
 	unique_ptr<FileHandle> handle;
@@ -318,20 +367,51 @@ struct CopyLocalState : public LocalFunctionData {
 	}
 	ZoneAccumulator zones;
 	std::vector<vtx::EncodedZone> encoded;
+	//! With encode_on_tasks: the zone being filled, and the tasks encoding the full ones.
+	std::unique_ptr<ZoneAccumulator> filling;
+	std::unique_ptr<OrderedZoneEncoder> encoder;
 };
 
 unique_ptr<GlobalFunctionData> CopyInitGlobal(ClientContext &context, FunctionData &bind, const string &path) {
 	return make_uniq<CopyGlobalState>(context, bind.Cast<CopyBindData>(), path);
 }
 
-unique_ptr<LocalFunctionData> CopyInitLocal(ExecutionContext &, FunctionData &bind) {
-	return make_uniq<CopyLocalState>(bind.Cast<CopyBindData>());
+unique_ptr<LocalFunctionData> CopyInitLocal(ExecutionContext &context, FunctionData &bind_p) {
+	auto &bind = bind_p.Cast<CopyBindData>();
+	auto local = make_uniq<CopyLocalState>(bind);
+	if (bind.encode_on_tasks) {
+		local->encoder = std::make_unique<OrderedZoneEncoder>(context.client);
+	}
+	return std::move(local);
 }
 
-void CopySink(ExecutionContext &, FunctionData &, GlobalFunctionData &gstate, LocalFunctionData &lstate,
+//! Fills zones from `input`, handing each full one to the encoding tasks.
+void SinkToTasks(const CopyBindData &bind, CopyLocalState &l, DataChunk &input) {
+	idx_t done = 0;
+	while (done < input.size()) {
+		if (!l.filling) {
+			l.filling = l.encoder->Reuse();
+			if (!l.filling) {
+				l.filling = std::make_unique<ZoneAccumulator>(CopyLocalState::Types(bind), bind.options,
+				                                              CopyLocalState::Sketched(bind));
+			}
+		}
+		done += l.filling->AppendUntilFull(input, done);
+		if (l.filling->Full()) {
+			l.encoder->Submit(std::move(l.filling));
+		}
+	}
+	l.encoder->TakeEncoded(l.encoded, false);
+}
+
+void CopySink(ExecutionContext &, FunctionData &bind, GlobalFunctionData &gstate, LocalFunctionData &lstate,
               DataChunk &input) {
 	auto &l = lstate.Cast<CopyLocalState>();
-	l.zones.Append(input, l.encoded);
+	if (l.encoder) {
+		SinkToTasks(bind.Cast<CopyBindData>(), l, input);
+	} else {
+		l.zones.Append(input, l.encoded);
+	}
 	if (!l.encoded.empty()) {
 		gstate.Cast<CopyGlobalState>().Append(l.encoded);
 	}
@@ -339,7 +419,14 @@ void CopySink(ExecutionContext &, FunctionData &, GlobalFunctionData &gstate, Lo
 
 void CopyCombine(ExecutionContext &, FunctionData &, GlobalFunctionData &gstate, LocalFunctionData &lstate) {
 	auto &l = lstate.Cast<CopyLocalState>();
-	l.zones.Flush(l.encoded);
+	if (l.encoder) {
+		if (l.filling && !l.filling->Empty()) {
+			l.encoder->Submit(std::move(l.filling));
+		}
+		l.encoder->TakeEncoded(l.encoded, true);
+	} else {
+		l.zones.Flush(l.encoded);
+	}
 	gstate.Cast<CopyGlobalState>().Append(l.encoded);
 }
 
@@ -356,6 +443,7 @@ void CopyFinalize(ClientContext &, FunctionData &, GlobalFunctionData &gstate) {
 		g.fs.MoveFile(g.file.path, g.target);
 	}
 	g.file.done = true;
+	g.kept.done = true;
 	SyncDirectoryOf(g.fs, g.target);
 }
 
@@ -422,7 +510,18 @@ CopyFunctionExecutionMode CopyExecutionMode(bool preserve_insertion_order, bool 
 	return CopyFunctionExecutionMode::REGULAR_COPY_TO_FILE;
 }
 
+//! One thread feeds the sink, in order, and no batch collections are made (OrderedZoneEncoder);
+//! always, so that the one encoder is the COPY's only one.
+CopyFunctionExecutionMode EncodeOnTasksExecutionMode(bool, bool) {
+	return CopyFunctionExecutionMode::REGULAR_COPY_TO_FILE;
+}
+
 } // namespace
+
+void PlanEncodingOnTasks(LogicalCopyToFile &copy) {
+	copy.bind_data->Cast<CopyBindData>().encode_on_tasks = true;
+	copy.function.execution_mode = EncodeOnTasksExecutionMode;
+}
 
 bool IsVortexCopyFunction(const std::string &name) {
 	return name == "vortex" || name == "vtx";

@@ -1,6 +1,10 @@
 #pragma once
 #include "duckdb.hpp"
 
+namespace duckdb {
+class LogicalCopyToFile;
+}
+
 namespace vortex {
 
 //! COPY ... TO 'f.vtx' (FORMAT vortex [, ROW_GROUP_SIZE n] [, COMPRESSION zstd|lz4|none] [, COMPRESSION_LEVEL n])
@@ -8,5 +12,9 @@ namespace vortex {
 duckdb::CopyFunction GetVortexCopyFunction(const std::string &name);
 
 bool IsVortexCopyFunction(const std::string &name);
+
+//! Plans `copy` (a vortex COPY) to be fed by one thread, in order, its zones encoded on DuckDB's
+//! threads (ordered_zone_encoder.hpp) instead of through DuckDB's batch collections.
+void PlanEncodingOnTasks(duckdb::LogicalCopyToFile &copy);
 
 } // namespace vortex

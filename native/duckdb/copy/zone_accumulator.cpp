@@ -4,51 +4,73 @@
 #include "../../format/scratch.hpp"
 #include "../sketches.hpp"
 #include "../type_mapping.hpp"
+#include "test_faults.hpp"
 
 #include <cstring>
+#include <mutex>
 
 namespace vortex {
 
 using namespace duckdb;
 
 namespace {
-// Column buffers outlive an accumulator on the thread that used it: COPY creates one per
-// batch, and fresh zone-sized buffers would cost a page fault per page every time. They are
-// released when no COPY or scan is in flight any more (format/scratch.hpp).
-template <class COLUMN>
-class ColumnPool : public vtx::ScratchSlotBase {
-public:
-	std::vector<COLUMN> columns;
-	~ColumnPool() override {
-		Unregister();
-	}
-	static size_t Held(const COLUMN &col) {
-		size_t n = col.valid.capacity() + col.fixed.capacity() + col.offsets.capacity() * sizeof(uint64_t) +
-		           col.bytes.capacity() + col.refs.capacity() * sizeof(vtx::StringRef);
-		for (auto &c : col.children) {
-			n += Held(c);
-		}
-		return n;
-	}
-	size_t Bytes() const override {
-		size_t n = columns.capacity() * sizeof(COLUMN);
-		for (auto &col : columns) {
-			n += Held(col);
-		}
-		return n;
-	}
-	void Release() override {
-		std::vector<COLUMN>().swap(columns);
-	}
+using Column = ZoneAccumulator::Column;
+
+// Column buffers outlive an accumulator: COPY fills a new one per batch or zone, on whichever
+// thread feeds it (each query on one of Node's threads in turn), and fresh zone-sized buffers
+// would cost a page fault per page every time (kept per thread, the first COPYs on each of
+// Node's threads paid that: half again the time of a TPC-H orders COPY). Kept for every thread
+// alike, they are released when no COPY or scan is in flight any more (format/scratch.hpp).
+struct ColumnPool {
+	std::mutex lock;
+	std::vector<Column> columns;
 };
 
-template <class COLUMN>
-ColumnPool<COLUMN> &Pool() {
-	thread_local ColumnPool<COLUMN> pool;
-	return pool;
+size_t Held(const Column &col) {
+	size_t n = col.valid.capacity() + col.fixed.capacity() + col.offsets.capacity() * sizeof(uint64_t) +
+	           col.bytes.capacity() + col.refs.capacity() * sizeof(vtx::StringRef);
+	for (auto &c : col.children) {
+		n += Held(c);
+	}
+	return n;
 }
 
-using Column = ZoneAccumulator::Column;
+ColumnPool &Pool();
+
+size_t PooledBytes() {
+	auto &pool = Pool();
+	std::lock_guard<std::mutex> guard(pool.lock);
+	size_t n = pool.columns.capacity() * sizeof(Column);
+	for (auto &col : pool.columns) {
+		n += Held(col);
+	}
+	return n;
+}
+
+size_t ReleasePooled() {
+	std::vector<Column> released;
+	{
+		auto &pool = Pool();
+		std::lock_guard<std::mutex> guard(pool.lock);
+		released.swap(pool.columns);
+	}
+	size_t n = 0;
+	for (auto &col : released) {
+		n += Held(col);
+	}
+	return n; // freed here, outside the lock
+}
+
+ColumnPool &Pool() {
+	// Leaked on purpose, as the other caches: a late thread may still return columns.
+	static auto *pool = [] {
+		auto p = new ColumnPool();
+		vtx::RegisterSharedScratch({ReleasePooled, PooledBytes});
+		return p;
+	}();
+	return *pool;
+}
+
 
 //! Appends rows `rows` (indices into the vector `f` describes) of a value of `type` to the
 //! stream `col` and its children. `parent_valid` (or null: all valid) says which rows have a
@@ -222,32 +244,33 @@ ZoneAccumulator::ZoneAccumulator(std::vector<vtx::ColumnType> types_p, vtx::Writ
 	for (idx_t c = 0; c < types.size(); c++) {
 		logical.push_back(sketched[c] ? ToLogicalType(types[c]) : LogicalType::SQLNULL);
 	}
-	vtx::ScratchLease lease;
-	auto &pool = Pool<Column>().columns;
+	auto &pool = Pool();
+	std::lock_guard<std::mutex> guard(pool.lock);
 	while (columns.size() < types.size()) {
-		if (pool.empty()) {
+		if (pool.columns.empty()) {
 			columns.emplace_back();
 		} else {
-			columns.push_back(std::move(pool.back()));
-			pool.pop_back();
+			columns.push_back(std::move(pool.columns.back()));
+			pool.columns.pop_back();
 		}
 	}
 }
 
 ZoneAccumulator::~ZoneAccumulator() {
-	vtx::ScratchLease lease;
-	auto &pool = Pool<Column>().columns;
-	// Last column first, so that the next accumulator on this thread (COPY makes one per batch)
-	// takes each column's buffers back for the same column: a string column handed an integer
+	for (auto &col : columns) {
+		col.Clear();
+	}
+	auto &pool = Pool();
+	std::lock_guard<std::mutex> guard(pool.lock);
+	// Last column first, so that the next accumulator (COPY makes one per batch or zone) takes
+	// each column's buffers back for the same column: a string column handed an integer
 	// column's buffers grows them again, page by page.
 	for (auto it = columns.rbegin(); it != columns.rend(); ++it) {
-		auto &col = *it;
-		// Bounded: a thread keeps at most 64 columns of at most 256 MiB each, and only while a
-		// COPY or scan is in flight. A long text column's zone is tens of MiB (TPC-H's
-		// ps_comment: 17), and it is the column that most needs its buffer back.
-		if (pool.size() < 64 && ColumnPool<Column>::Held(col) <= (size_t(256) << 20)) {
-			col.Clear();
-			pool.push_back(std::move(col));
+		// Bounded: at most 256 columns of at most 256 MiB each, and only while a COPY or scan is
+		// in flight. A long text column's zone is tens of MiB (TPC-H's ps_comment: 17), and it is
+		// the column that most needs its buffer back.
+		if (pool.columns.size() < 256 && Held(*it) <= (size_t(256) << 20)) {
+			pool.columns.push_back(std::move(*it));
 		}
 	}
 }
@@ -255,13 +278,17 @@ ZoneAccumulator::~ZoneAccumulator() {
 void ZoneAccumulator::Append(DataChunk &chunk, std::vector<vtx::EncodedZone> &out) {
 	idx_t done = 0;
 	while (done < chunk.size()) {
-		idx_t take = std::min<idx_t>(chunk.size() - done, options.zone_rows - rows);
-		AppendRange(chunk, done, take);
-		done += take;
-		if (rows >= options.zone_rows) {
+		done += AppendUntilFull(chunk, done);
+		if (Full()) {
 			Flush(out);
 		}
 	}
+}
+
+idx_t ZoneAccumulator::AppendUntilFull(DataChunk &chunk, idx_t start) {
+	const idx_t take = std::min<idx_t>(chunk.size() - start, options.zone_rows - rows);
+	AppendRange(chunk, start, take);
+	return take;
 }
 
 void ZoneAccumulator::AppendRange(DataChunk &chunk, idx_t start, idx_t count) {
@@ -377,31 +404,51 @@ void ZoneAccumulator::Flush(std::vector<vtx::EncodedZone> &out) {
 	if (rows == 0) {
 		return;
 	}
-	std::vector<vtx::ColumnInput> inputs;
+	vtx::EncodedZone zone;
+	StartZone(zone);
 	for (idx_t c = 0; c < types.size(); c++) {
-		inputs.push_back(InputOf(columns[c], types[c], rows));
+		EncodeColumn(c, zone);
 	}
-	out.push_back(vtx::EncodeZone(inputs, options));
+	out.push_back(std::move(zone));
+	Reset();
+}
+
+void ZoneAccumulator::StartZone(vtx::EncodedZone &zone) const {
+	zone.rows = rows;
+	zone.chunks.resize(types.size());
+}
+
+void ZoneAccumulator::EncodeColumn(idx_t c, vtx::EncodedZone &zone) {
+	if (c == 0 && FaultInjected("copy_encode_zone")) {
+		throw IOException("vortex: injected failure while encoding a zone");
+	}
+	const auto input = InputOf(columns[c], types[c], rows);
+	auto &chunk = zone.chunks[c];
+	vtx::EncodeChunkInto(input, options, chunk);
 	// Sketched once the zone is encoded: a column with few distinct values (its statistics list
 	// them), or integers of a narrow frame (the encoder found their distinct values), is hashed a
 	// value, not a row, at a time.
-	for (idx_t c = 0; c < types.size(); c++) {
-		auto &chunk = out.back().chunks[c];
-		if (sketched[c]) {
-			auto &stats = chunk.stats;
-			if (stats.has_distinct) {
-				stats.sketch = SketchOfDistinct(logical[c], types[c], stats.distinct);
-			} else if (!chunk.distinct_values.empty()) {
-				stats.sketch = SketchOfValues(logical[c], types[c], chunk.distinct_values);
-			} else {
-				HyperLogLog registers;
-				SketchInput(logical[c], inputs[c], registers);
-				stats.sketch = RegistersOf(registers);
-			}
-			stats.has_sketch = true;
+	if (sketched[c]) {
+		auto &stats = chunk.stats;
+		if (stats.has_distinct) {
+			stats.sketch = SketchOfDistinct(logical[c], types[c], stats.distinct);
+		} else if (!chunk.distinct_values.empty()) {
+			stats.sketch = SketchOfValues(logical[c], types[c], chunk.distinct_values);
+		} else {
+			HyperLogLog registers;
+			SketchInput(logical[c], input, registers);
+			stats.sketch = RegistersOf(registers);
 		}
-		ReleaseDistinctValues(chunk);
+		stats.has_sketch = true;
 	}
+	ReleaseDistinctValues(chunk);
+}
+
+uint64_t ZoneAccumulator::ColumnBytes(idx_t c) const {
+	return Held(columns[c]);
+}
+
+void ZoneAccumulator::Reset() {
 	for (auto &col : columns) {
 		col.Clear();
 	}

@@ -16,8 +16,27 @@ public:
 
 	//! Appends a chunk; every zone that fills up is encoded into `out`.
 	void Append(duckdb::DataChunk &chunk, std::vector<vtx::EncodedZone> &out);
-	//! Encodes the partial zone, if any.
+	//! Appends rows of `chunk` from `start` until the zone is full; returns how many it took.
+	duckdb::idx_t AppendUntilFull(duckdb::DataChunk &chunk, duckdb::idx_t start);
+	bool Full() const {
+		return rows >= options.zone_rows;
+	}
+	bool Empty() const {
+		return rows == 0;
+	}
+	//! Encodes the partial zone, if any, and leaves the accumulator empty for the next one.
 	void Flush(std::vector<vtx::EncodedZone> &out);
+
+	// Flush in parts, for columns encoded on different threads: StartZone, then EncodeColumn for
+	// each column (any order, concurrently for different columns), then Reset.
+	void StartZone(vtx::EncodedZone &zone) const;
+	void EncodeColumn(duckdb::idx_t column, vtx::EncodedZone &zone);
+	void Reset();
+	duckdb::idx_t ColumnCount() const {
+		return types.size();
+	}
+	//! The memory a column's buffers hold: what its encoding has to read, roughly.
+	uint64_t ColumnBytes(duckdb::idx_t column) const;
 
 private:
 public:
