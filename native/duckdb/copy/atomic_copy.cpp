@@ -22,8 +22,7 @@ std::string DuckDBTemporaryPath(FileSystem &fs, const std::string &target) {
 void Visit(ClientContext &context, LogicalOperator &op) {
 	if (op.type == LogicalOperatorType::LOGICAL_COPY_TO_FILE) {
 		auto &copy = op.Cast<LogicalCopyToFile>();
-		if (IsVortexCopyFunction(copy.function.name) && copy.use_tmp_file && !copy.per_thread_output && !copy.partition_output &&
-		    !copy.file_size_bytes.IsValid() && !copy.rotate) {
+		if (IsVortexOneFileCopy(copy) && copy.use_tmp_file) {
 			auto &fs = FileSystem::GetFileSystem(context);
 			auto &config = DBConfig::GetConfig(context);
 			if (config.CanAccessFile(DuckDBTemporaryPath(fs, copy.file_path), FileType::FILE_TYPE_REGULAR)) {

@@ -80,8 +80,7 @@ void ChooseCopyExecution(OptimizerExtensionInput &input, unique_ptr<LogicalOpera
 	auto &copy = op->Cast<LogicalCopyToFile>();
 	// One file written in order; partitioned, rotated and per-thread copies are unordered anyway,
 	// and so is a COPY that does not ask for order (DuckDB's parallel copy has no collections).
-	if (!IsVortexCopyFunction(copy.function.name) || copy.per_thread_output || copy.partition_output ||
-	    !copy.partition_columns.empty() || copy.file_size_bytes.IsValid() || copy.rotate) {
+	if (!IsVortexOneFileCopy(copy)) {
 		return;
 	}
 	const bool ordered = copy.preserve_order == PreserveOrderType::PRESERVE_ORDER ||

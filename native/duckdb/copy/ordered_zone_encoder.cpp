@@ -2,6 +2,7 @@
 
 #include "duckdb/parallel/task.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <exception>

@@ -527,6 +527,11 @@ bool IsVortexCopyFunction(const std::string &name) {
 	return name == "vortex" || name == "vtx";
 }
 
+bool IsVortexOneFileCopy(const LogicalCopyToFile &copy) {
+	return IsVortexCopyFunction(copy.function.name) && !copy.per_thread_output && !copy.partition_output &&
+	       copy.partition_columns.empty() && !copy.file_size_bytes.IsValid() && !copy.rotate;
+}
+
 CopyFunction GetVortexCopyFunction(const std::string &name) {
 	CopyFunction f(name);
 	f.extension = "vtx";

@@ -13,6 +13,10 @@ duckdb::CopyFunction GetVortexCopyFunction(const std::string &name);
 
 bool IsVortexCopyFunction(const std::string &name);
 
+//! A vortex COPY to one file: not partitioned, rotated (FILE_SIZE_BYTES, ROW_GROUPS_PER_FILE) nor
+//! per thread.
+bool IsVortexOneFileCopy(const duckdb::LogicalCopyToFile &copy);
+
 //! Plans `copy` (a vortex COPY) to be fed by one thread, in order, its zones encoded on DuckDB's
 //! threads (ordered_zone_encoder.hpp) instead of through DuckDB's batch collections.
 void PlanEncodingOnTasks(duckdb::LogicalCopyToFile &copy);
