@@ -107,8 +107,11 @@ void AppendRows(Column &col, const vtx::ColumnType &type, const RecursiveUnified
 		std::memset(col.fixed.data() + base, 1, n);
 		std::vector<uint8_t> child_valid(valid, valid + n);
 		if (type.id == vtx::TypeId::STRUCT) {
+			// A struct's fields line up with its rows before its selection: slicing a struct slices
+			// its fields too (DuckDB's VectorStructBuffer), so a field's row is `rows[i]` through
+			// the field's own selection, never through the struct's as well.
 			for (idx_t c = 0; c < children.size(); c++) {
-				AppendRows(col.children[c], children[c].type, f.children[c], resolved, &child_valid);
+				AppendRows(col.children[c], children[c].type, f.children[c], rows, &child_valid);
 			}
 			return;
 		}
@@ -132,8 +135,9 @@ void AppendRows(Column &col, const vtx::ColumnType &type, const RecursiveUnified
 		auto tag_data = UnifiedVectorFormat::GetData<uint8_t>(tags);
 		std::vector<uint8_t> tag(n);
 		for (idx_t i = 0; i < n; i++) {
-			// DuckDB marks a NULL union by its tag: the struct around it may still say valid.
-			auto t = tags.sel->get_index(resolved[i]);
+			// DuckDB marks a NULL union by its tag: the struct around it may still say valid. The
+			// tag and members are the fields of a struct: indexed as a struct's (above).
+			auto t = tags.sel->get_index(rows[i]);
 			if (valid[i] && !tags.validity.RowIsValid(t)) {
 				col.valid[base + i] = false;
 				col.any_null = true;
@@ -146,7 +150,7 @@ void AppendRows(Column &col, const vtx::ColumnType &type, const RecursiveUnified
 			for (idx_t i = 0; i < n; i++) {
 				member_valid[i] = valid[i] && tag[i] == c;
 			}
-			AppendRows(col.children[c], children[c].type, f.children[c + 1], resolved, &member_valid);
+			AppendRows(col.children[c], children[c].type, f.children[c + 1], rows, &member_valid);
 		}
 		return;
 	}
@@ -170,11 +174,9 @@ void AppendRows(Column &col, const vtx::ColumnType &type, const RecursiveUnified
 			AppendRows(col.children[0], children[0].type, f.children[0], elements, nullptr);
 			return;
 		}
-		// A map's entries are a struct of key and value, never NULL themselves.
+		// A map's entries are a struct of key and value, never NULL themselves; its fields are
+		// indexed as a struct's (above).
 		auto &entry = f.children[0];
-		for (auto &e : elements) {
-			e = entry.unified.sel->get_index(e);
-		}
 		AppendRows(col.children[0], children[0].type, entry.children[0], elements, nullptr);
 		AppendRows(col.children[1], children[1].type, entry.children[1], elements, nullptr);
 		return;
