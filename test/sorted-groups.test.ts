@@ -153,7 +153,7 @@ describe('zones whose rows are not in key order', () => {
 });
 
 describe('left to DuckDB', () => {
-  const CASES: Array<{ name: string; select: string; files?: number; zone?: number; query?: string }> = [
+  const CASES: Array<{ name: string; select: string; files?: number; zone?: number; query?: string; threads?: number }> = [
     {
       name: 'zones whose ranges overlap (blocks not aligned with the zones)',
       select: `SELECT ((i // 700) * 700 + (i * 7919) % 700) // 3 AS k, ${VALUES} FROM range(10000) t(i) ORDER BY i`,
@@ -170,6 +170,10 @@ describe('left to DuckDB', () => {
       name: 'float values',
       select: `SELECT i // 3 AS k, ${VALUES}, (hash(i) % 1000)::DOUBLE / 7 AS f FROM range(10000) t(i) ORDER BY i`,
       query: 'SELECT k, sum(f), avg(f) FROM SRC GROUP BY k ORDER BY ALL',
+      // DuckDB's own float sum adds a group's rows in the order its threads meet them: a group
+      // across two zones read by two threads may differ from the table's in the last bit (a
+      // clean-clone CI run did). On one thread both add in row order.
+      threads: 1,
     },
     {
       name: 'string keys',
@@ -181,11 +185,16 @@ describe('left to DuckDB', () => {
       query: 'SELECT k, k2, sum(x) FROM SRC GROUP BY k, k2 ORDER BY ALL',
     },
   ];
-  it.each(CASES)('$name', async ({ select, query: shape }) => {
+  it.each(CASES)('$name', async ({ select, query: shape, threads }) => {
     const { scan, table } = await load(select, 1000);
     const query = (from: string) => (shape ?? `SELECT k, count(*), sum(x), min(d) FROM SRC GROUP BY k ORDER BY ALL`).replace('SRC', from);
     expect(await sortedPath(query(scan))).toBe(false);
-    expect(await outcome(query(scan))).toBe(await outcome(query(table)));
+    if (threads) await conn.run(`SET threads = ${threads}`);
+    try {
+      expect(await outcome(query(scan))).toBe(await outcome(query(table)));
+    } finally {
+      if (threads) await conn.run('RESET threads');
+    }
   });
 });
 
