@@ -195,20 +195,16 @@ void OrderedZoneEncoder::TakeEncoded(std::vector<vtx::EncodedZone> &out, bool al
 	}
 }
 
-bool OrderedZoneEncoder::HelpOrWait() {
+void OrderedZoneEncoder::HelpOrWait() {
 	shared_ptr<Task> task;
 	if (scheduler.GetTaskFromProducer(*token, task)) {
 		task->Execute(TaskExecutionMode::PROCESS_ALL);
-		return true;
-	}
-	std::unique_lock<std::mutex> guard(shared->lock);
-	if (shared->in_flight == 0) {
-		return false;
+		return;
 	}
 	// Every queued task has been taken by a DuckDB thread: wait for a zone to be done.
+	std::unique_lock<std::mutex> guard(shared->lock);
 	const auto before = shared->in_flight;
-	shared->finished.wait(guard, [&] { return shared->in_flight < before; });
-	return true;
+	shared->finished.wait(guard, [&] { return shared->in_flight < before || before == 0; });
 }
 
 } // namespace vortex

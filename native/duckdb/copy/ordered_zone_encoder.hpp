@@ -40,9 +40,9 @@ public:
 	struct Shared;
 
 private:
-	//! Runs one of this stream's queued tasks on the calling thread, or waits for a running one
-	//! to finish; false when nothing is in flight.
-	bool HelpOrWait();
+	//! Runs one of this stream's queued tasks on the calling thread, or waits for a zone being
+	//! encoded elsewhere to be done; returns at once when nothing is in flight.
+	void HelpOrWait();
 
 	std::shared_ptr<Shared> shared;
 	duckdb::TaskScheduler &scheduler;

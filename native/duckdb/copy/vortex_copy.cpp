@@ -349,7 +349,7 @@ struct CopyGlobalState : public GlobalFunctionData {
 };
 
 struct CopyLocalState : public LocalFunctionData {
-	explicit CopyLocalState(const CopyBindData &bind) : zones(Types(bind), bind.options, Sketched(bind)) {
+	explicit CopyLocalState(const CopyBindData &bind) : bind(bind) {
 	}
 	static std::vector<bool> Sketched(const CopyBindData &bind) {
 		std::vector<bool> out;
@@ -365,11 +365,30 @@ struct CopyLocalState : public LocalFunctionData {
 		}
 		return t;
 	}
-	ZoneAccumulator zones;
-	std::vector<vtx::EncodedZone> encoded;
-	//! With encode_on_tasks: the zone being filled, and the tasks encoding the full ones.
+	//! The zone being filled: a reused one where the encoding tasks hand one back.
+	ZoneAccumulator &Filling() {
+		if (!filling && encoder) {
+			filling = encoder->Reuse();
+		}
+		if (!filling) {
+			filling = std::make_unique<ZoneAccumulator>(Types(bind), bind.options, Sketched(bind));
+		}
+		return *filling;
+	}
+	//! The zone being filled is done: encoded here, or handed to the encoding tasks.
+	void HandOver() {
+		if (encoder) {
+			encoder->Submit(std::move(filling));
+		} else {
+			filling->Flush(encoded);
+		}
+	}
+
+	const CopyBindData &bind;
 	std::unique_ptr<ZoneAccumulator> filling;
+	//! With encode_on_tasks (PlanEncodingOnTasks): the tasks encoding full zones, in order.
 	std::unique_ptr<OrderedZoneEncoder> encoder;
+	std::vector<vtx::EncodedZone> encoded;
 };
 
 unique_ptr<GlobalFunctionData> CopyInitGlobal(ClientContext &context, FunctionData &bind, const string &path) {
@@ -385,32 +404,18 @@ unique_ptr<LocalFunctionData> CopyInitLocal(ExecutionContext &context, FunctionD
 	return std::move(local);
 }
 
-//! Fills zones from `input`, handing each full one to the encoding tasks.
-void SinkToTasks(const CopyBindData &bind, CopyLocalState &l, DataChunk &input) {
-	idx_t done = 0;
-	while (done < input.size()) {
-		if (!l.filling) {
-			l.filling = l.encoder->Reuse();
-			if (!l.filling) {
-				l.filling = std::make_unique<ZoneAccumulator>(CopyLocalState::Types(bind), bind.options,
-				                                              CopyLocalState::Sketched(bind));
-			}
-		}
-		done += l.filling->AppendUntilFull(input, done);
-		if (l.filling->Full()) {
-			l.encoder->Submit(std::move(l.filling));
-		}
-	}
-	l.encoder->TakeEncoded(l.encoded, false);
-}
-
-void CopySink(ExecutionContext &, FunctionData &bind, GlobalFunctionData &gstate, LocalFunctionData &lstate,
+void CopySink(ExecutionContext &, FunctionData &, GlobalFunctionData &gstate, LocalFunctionData &lstate,
               DataChunk &input) {
 	auto &l = lstate.Cast<CopyLocalState>();
+	for (idx_t done = 0; done < input.size();) {
+		auto &zone = l.Filling();
+		done += zone.AppendUntilFull(input, done);
+		if (zone.Full()) {
+			l.HandOver();
+		}
+	}
 	if (l.encoder) {
-		SinkToTasks(bind.Cast<CopyBindData>(), l, input);
-	} else {
-		l.zones.Append(input, l.encoded);
+		l.encoder->TakeEncoded(l.encoded, false);
 	}
 	if (!l.encoded.empty()) {
 		gstate.Cast<CopyGlobalState>().Append(l.encoded);
@@ -419,13 +424,11 @@ void CopySink(ExecutionContext &, FunctionData &bind, GlobalFunctionData &gstate
 
 void CopyCombine(ExecutionContext &, FunctionData &, GlobalFunctionData &gstate, LocalFunctionData &lstate) {
 	auto &l = lstate.Cast<CopyLocalState>();
+	if (l.filling && !l.filling->Empty()) {
+		l.HandOver();
+	}
 	if (l.encoder) {
-		if (l.filling && !l.filling->Empty()) {
-			l.encoder->Submit(std::move(l.filling));
-		}
 		l.encoder->TakeEncoded(l.encoded, true);
-	} else {
-		l.zones.Flush(l.encoded);
 	}
 	gstate.Cast<CopyGlobalState>().Append(l.encoded);
 }

@@ -446,8 +446,22 @@ void ZoneAccumulator::EncodeColumn(idx_t c, vtx::EncodedZone &zone) {
 	ReleaseDistinctValues(chunk);
 }
 
+namespace {
+
+//! Bytes a stream's rows fill (not its buffers' capacity, which a pooled buffer may have from a
+//! wider column).
+uint64_t Filled(const Column &col) {
+	uint64_t n = col.valid.size() + col.fixed.size() + col.offsets.size() * sizeof(uint64_t) + col.bytes.size();
+	for (auto &c : col.children) {
+		n += Filled(c);
+	}
+	return n;
+}
+
+} // namespace
+
 uint64_t ZoneAccumulator::ColumnBytes(idx_t c) const {
-	return Held(columns[c]);
+	return Filled(columns[c]);
 }
 
 void ZoneAccumulator::Reset() {

@@ -35,7 +35,7 @@ public:
 	duckdb::idx_t ColumnCount() const {
 		return types.size();
 	}
-	//! The memory a column's buffers hold: what its encoding has to read, roughly.
+	//! The bytes a column's rows fill: what its encoding has to read, roughly.
 	uint64_t ColumnBytes(duckdb::idx_t column) const;
 
 private:
