@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Does memory come back after a large COPY and scan? In this (fresh) process: RSS before, a COPY
-// of N rows of mixed columns to .vtx, a full scan that decodes every column (not pushed), then
+// of N rows of mixed columns to .vtx, a full scan that decodes every column (not pushed), run
+// --scans times (from the second, decompressed segments are kept: segment_cache.hpp), then
 // RSS after a short settle. The figure that matters is after - before (docs/RELIABILITY.md:
 // within 64 MiB).
 //
-//   node scripts/memory-return.mjs [--rows N] [--row-group-size R] [--threads T] [--dir DIR] [--keep] [--json]
+//   node scripts/memory-return.mjs [--rows N] [--row-group-size R] [--scans K] [--threads T] [--dir DIR] [--keep] [--json]
 //
 // Defaults: 50M rows, the writer's default zones (122,880 rows), DuckDB's default threads, the OS temp directory (the file is removed unless
 // --keep). Uses the built package (dist/ and the addon). Not part of `npm test` at this size;
@@ -28,6 +29,8 @@ const opt = (name, dflt) => {
 const rows = Number(opt('rows', 50_000_000));
 const threads = opt('threads', null);
 const rowGroupSize = opt('row-group-size', null);
+const scans = Number(opt('scans', 1));
+if (!(Number.isInteger(scans) && scans >= 1)) throw new Error(`--scans: a whole number of scans, at least 1 (got ${opt('scans')})`);
 const copyOptions = `FORMAT vortex${rowGroupSize ? `, ROW_GROUP_SIZE ${Number(rowGroupSize)}` : ''}`;
 const json = args.includes('--json');
 const keep = args.includes('--keep');
@@ -86,7 +89,8 @@ try {
   const copySeconds = (performance.now() - t0) / 1000;
   const afterCopy = rss();
   const t1 = performance.now();
-  const result = (await conn.runAndReadAll(scan)).getRowsJS()[0];
+  let result = [];
+  for (let i = 0; i < scans; i++) result = (await conn.runAndReadAll(scan)).getRowsJS()[0];
   const scanSeconds = (performance.now() - t1) / 1000;
   clearInterval(sampler);
   peak = Math.max(peak, rss(), process.resourceUsage().maxRSS / 1024);
@@ -102,6 +106,7 @@ try {
   const out = {
     rows,
     rowGroupSize: rowGroupSize ? Number(rowGroupSize) : 122880,
+    scans,
     fileMiB: Math.round(statSync(file).size / MiB),
     beforeMiB: Math.round(before),
     afterCopyMiB: Math.round(afterCopy),
@@ -112,6 +117,7 @@ try {
     cHeapInUseMiB: buffers[2] == null ? null : Math.round(Number(buffers[2]) / MiB),
     cHeapFreeMiB: buffers[3] == null ? null : Math.round(Number(buffers[3]) / MiB),
     cachedBufferBytes: buffers[4] == null ? null : Number(buffers[4]),
+    cachedSegmentBytes: buffers[5] == null ? null : Number(buffers[5]),
     copySeconds: Number(copySeconds.toFixed(1)),
     scanSeconds: Number(scanSeconds.toFixed(1)),
     count: String(result[0]),
@@ -120,7 +126,7 @@ try {
     console.log(JSON.stringify(out));
   } else {
     console.log(`COPY ${rows} rows (${out.fileMiB} MiB file) in ${out.copySeconds} s, RSS ${out.afterCopyMiB} MiB after it`);
-    console.log(`scan in ${out.scanSeconds} s; peak RSS ${out.peakMiB} MiB`);
+    console.log(`${scans === 1 ? 'scan' : `${scans} scans`} in ${out.scanSeconds} s; peak RSS ${out.peakMiB} MiB`);
     console.log(`after: ${out.afterMiB} MiB RSS — ${out.returnedWithinMiB} MiB above before (limit 64)`);
   }
   if (BigInt(result[0]) !== BigInt(rows)) throw new Error(`scan counted ${result[0]} rows, expected ${rows}`);

@@ -1,6 +1,7 @@
 // Decompressed segments read twice are kept for later queries (native/format/segment_cache.hpp):
 // the answers are DuckDB's with the cache on and off, a file replaced under the same path is read
-// afresh, the cache holds nothing once the scans have ended for a second, and
+// afresh, the cache holds nothing once the scans have ended for a second (nor do the free blocks its
+// segments went back to), and
 // SET vortex_segment_cache = false keeps it out of the way.
 import { renameSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,9 +23,11 @@ async function segmentBytes(conn: Conn): Promise<bigint> {
   return (await rows(conn, 'SELECT cached_segment_bytes FROM vortex_buffer_info()'))[0][0] as bigint;
 }
 
-async function settledSegments(conn: Conn): Promise<bigint> {
-  const [bytes] = await settledRow(conn, 'SELECT cached_segment_bytes FROM vortex_buffer_info()', ([b]) => b === 0n);
-  return bytes as bigint;
+// The cached segments, and the blocks they (and the threads' buffers) go back to when freed
+// (buffer_memory.hpp): releasing the segments must not leave their bodies held as free blocks.
+async function settledMemory(conn: Conn): Promise<unknown[]> {
+  const sql = 'SELECT cached_segment_bytes, cached_buffer_bytes, idle_thread_bytes FROM vortex_buffer_info()';
+  return settledRow(conn, sql, (row) => row.every((v) => v === 0n));
 }
 
 describe('the segment cache', () => {
@@ -64,7 +67,7 @@ describe('the segment cache', () => {
     await conn.run(`COPY (${text(11)}) TO ${f('c.vtx')} (FORMAT vortex)`);
     for (let i = 0; i < 3; i++) await rows(conn, query(f('c.vtx')));
     expect(await segmentBytes(conn)).toBeGreaterThan(0n);
-    expect(await settledSegments(conn)).toBe(0n);
+    expect(await settledMemory(conn)).toEqual([0n, 0n, 0n]);
     await conn.run('SET vortex_segment_cache = false');
     for (let i = 0; i < 3; i++) await rows(conn, query(f('c.vtx')));
     expect(await segmentBytes(conn)).toBe(0n);

@@ -112,8 +112,12 @@ private:
 				continue; // something began since the last end and runs still: its end schedules again
 			}
 			guard.unlock();
-			const size_t released = ReleaseIdleScratch() + TrimBuffers() + ClearSegments();
-			ReturnFreeHeap(released);
+			// The threads' buffers and the cached segments are freed first: their large blocks go
+			// back to the buffer cache, which is emptied last (trimmed before them, it kept up to
+			// its limit of their blocks until the next operation's end). The sum counts a block
+			// twice when it passes through the cache; it only says when to look at the heap.
+			const size_t dropped = ReleaseIdleScratch() + ClearSegments();
+			ReturnFreeHeap(dropped + TrimBuffers());
 			guard.lock();
 		}
 	}
