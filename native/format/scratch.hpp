@@ -6,9 +6,10 @@
 // zone ever seen. Here each thread's buffers are registered, and a thread marks the moments it
 // uses them (a ScratchLease); ReleaseIdleScratch frees the buffers of every thread not inside a
 // lease. The DuckDB glue holds a ScratchActivity for each scan source and COPY in flight, and
-// once the last one has ended and nothing else began for a second, every idle thread's buffers are
-// released (a thread still inside a lease then has its own released after it leaves), so no
-// buffer outlives the queries that used it by more than that. Not at once: queries and COPYs
+// once the last one has ended and nothing else began for a second (and the process spent that
+// second quietly, not running parallel queries of its own: scratch.cpp, DelayedTrim), every idle
+// thread's buffers are released (a thread still inside a lease then has its own released after it
+// leaves). Not at once: queries and COPYs
 // that follow each other reuse the pages instead of faulting them in again (a COPY of TPC-H's
 // part table spent a third of its time so).
 #pragma once
