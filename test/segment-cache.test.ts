@@ -8,6 +8,12 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDb, rows, settledRow, sqlString, tempDir } from './helpers';
 
+// The release waits while the process spends over 1.5 cores (scratch.cpp, DelayedTrim); this
+// file's forks share two cores with the rest of the suite, so its own busy loop gets about one.
+// Half a core keeps a loop of DuckDB queries "busy" and a poll every 5 ms (0.2-0.25) "quiet".
+// Set before the first scan: the releasing thread reads it as it starts.
+process.env.VORTEX_TEST_BUSY_CORES = '0.5';
+
 const dir = tempDir('vtx-segments-');
 const f = (name: string) => sqlString(join(dir, name));
 type Conn = Awaited<ReturnType<typeof openDb>>['conn'];
@@ -75,9 +81,9 @@ describe('the segment cache', () => {
 
   // The release waits for the process to be quiet, not only for .vtx scans to end: a service
   // running DuckDB's own tables or Parquet between two .vtx queries keeps the segments (scratch.cpp,
-  // DelayedTrim). Whether this process got the CPU for parallel work depends on what else runs on
-  // the machine (the other test files), so "kept" is asserted only when the busy loop measurably
-  // used well over one core; the release once quiet is asserted always.
+  // DelayedTrim). Whether the busy loop got the CPU depends on what else runs on the machine, so
+  // "kept" is asserted when it measurably used more than the bar (0.5 cores here, above; it got
+  // 0.78-1.15 cores beside the rest of the suite); the release once quiet is asserted always.
   it('stays while DuckDB runs parallel work between .vtx queries, and goes once the process is quiet', async () => {
     const { conn } = await openDb();
     await conn.run('SET threads = 2');
@@ -91,7 +97,7 @@ describe('the segment cache', () => {
     const used = process.cpuUsage(cpu);
     const cores = (used.user + used.system) / 1000 / (performance.now() - start);
     const kept = await segmentBytes(conn);
-    if (cores >= 1.8) expect(kept).toBeGreaterThan(0n);
+    if (cores >= 0.7) expect(kept).toBeGreaterThan(0n);
     else console.log(`segment cache while busy: not asserted, the busy loop got ${cores.toFixed(2)} cores (kept ${kept} bytes)`);
     expect(await settledMemory(conn)).toEqual([0n, 0n, 0n]);
   });

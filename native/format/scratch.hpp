@@ -9,9 +9,8 @@
 // once the last one has ended and nothing else began for a second (and the process spent that
 // second quietly, not running parallel queries of its own: scratch.cpp, DelayedTrim), every idle
 // thread's buffers are released (a thread still inside a lease then has its own released after it
-// leaves). Not at once: queries and COPYs
-// that follow each other reuse the pages instead of faulting them in again (a COPY of TPC-H's
-// part table spent a third of its time so).
+// leaves). Not at once: queries and COPYs that follow each other reuse the pages instead of
+// faulting them in again (a COPY of TPC-H's part table spent a third of its time so).
 #pragma once
 #include <atomic>
 #include <cstddef>
