@@ -23,12 +23,13 @@ export interface RegisterResult {
   registered: boolean;
 }
 
-const SETTING_OF: Record<'enabled' | 'grouped' | 'order' | 'expressions' | 'sortedGroups' | PushdownFlag, string> = {
+const SETTING_OF: Record<'enabled' | 'grouped' | 'order' | 'expressions' | 'sortedGroups' | 'costBased' | PushdownFlag, string> = {
   enabled: 'vortex_pushdown',
   grouped: 'vortex_pushdown_grouped',
   order: 'vortex_pushdown_order',
   expressions: 'vortex_pushdown_expressions',
   sortedGroups: 'vortex_pushdown_sorted_groups',
+  costBased: 'vortex_pushdown_cost_based',
   count: 'vortex_pushdown_count',
   sum: 'vortex_pushdown_sum',
   avg: 'vortex_pushdown_avg',

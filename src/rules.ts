@@ -24,9 +24,11 @@ export type PushdownFlag = 'count' | 'sum' | 'avg' | 'min' | 'max' | 'distinct' 
 /**
  * Master switch, one switch per aggregate family, `grouped` (GROUP BY answered inside the
  * reader) and `order` (a pushed GROUP BY emits its groups in the query's ORDER BY, see
- * {@link groupedOrder}); absent means enabled.
+ * {@link groupedOrder}), and `costBased` (a strategy estimated slower than DuckDB's plain scan and
+ * operator is declined; false pushes wherever the rules allow). `enabled: false` turns every
+ * other one off. Absent means enabled.
  */
-export type PushdownFlags = Partial<Record<'enabled' | 'grouped' | 'order' | 'expressions' | 'sortedGroups' | PushdownFlag, boolean>>;
+export type PushdownFlags = Partial<Record<'enabled' | 'grouped' | 'order' | 'expressions' | 'sortedGroups' | 'costBased' | PushdownFlag, boolean>>;
 
 /**
  * GROUP BY pushdown applies the same allow-list per group, with the same rewrites (an all-NULL

@@ -63,6 +63,9 @@ let run = 0;
 
 beforeAll(async () => {
   ({ conn } = await openDb());
+  // The pushed paths themselves are under test: pushed wherever the rules allow, even where the
+  // cost model would leave the query to DuckDB (test/cost-model.test.ts tests that decision).
+  await conn.run('SET vortex_pushdown_cost_based = false');
 });
 
 async function write(seed: number, rows: number, zone: number): Promise<{ table: string; src: string }> {

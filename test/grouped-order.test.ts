@@ -16,6 +16,9 @@ const dir = tempDir('vtx-order-');
 
 beforeAll(async () => {
   ({ conn } = await openDb());
+  // The pushed paths themselves are under test: pushed wherever the rules allow, even where the
+  // cost model would leave the query to DuckDB (test/cost-model.test.ts tests that decision).
+  await conn.run('SET vortex_pushdown_cost_based = false');
 });
 
 afterEach(async () => {

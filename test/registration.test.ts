@@ -23,7 +23,7 @@ describe('registerVortex', () => {
     const settings = await rows(conn, "SELECT name, value FROM duckdb_settings() WHERE name LIKE 'vortex_pushdown%' ORDER BY name");
     expect(settings).toEqual([
       ['vortex_pushdown', 'true'], ['vortex_pushdown_approx_distinct', 'true'], ['vortex_pushdown_avg', 'true'],
-      ['vortex_pushdown_count', 'true'], ['vortex_pushdown_distinct', 'true'], ['vortex_pushdown_expressions', 'true'],
+      ['vortex_pushdown_cost_based', 'true'], ['vortex_pushdown_count', 'true'], ['vortex_pushdown_distinct', 'true'], ['vortex_pushdown_expressions', 'true'],
       ['vortex_pushdown_grouped', 'true'], ['vortex_pushdown_max', 'true'], ['vortex_pushdown_min', 'true'],
       ['vortex_pushdown_order', 'true'], ['vortex_pushdown_sorted_groups', 'true'], ['vortex_pushdown_sum', 'true'],
     ]);

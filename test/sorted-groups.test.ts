@@ -20,6 +20,9 @@ let n = 0;
 
 beforeAll(async () => {
   ({ conn } = await openDb());
+  // The pushed paths themselves are under test: pushed wherever the rules allow, even where the
+  // cost model would leave the query to DuckDB (test/cost-model.test.ts tests that decision).
+  await conn.run('SET vortex_pushdown_cost_based = false');
 });
 
 const outcome = (sql: string) => answerText(conn, sql);

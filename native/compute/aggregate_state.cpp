@@ -294,6 +294,25 @@ void AggregateState::AddRows(const DecodedColumn &chunk, const uint8_t *selected
 		AddStats(s);
 		return;
 	}
+	if (!needs_minmax && !needs_sum && !type.IsFloat()) {
+		// Counts only (count(x), count(DISTINCT x)): no value is looked at, and a dictionary's
+		// strings are not spelled out per row.
+		ZoneStats s;
+		if (!selected && chunk.all_valid) {
+			s.rows = n;
+		} else {
+			uint64_t valid = 0;
+			for (uint64_t i = begin; i < end; i++) {
+				if (!selected || selected[i]) {
+					s.rows++;
+					valid += chunk.IsValid(i);
+				}
+			}
+			s.nulls = s.rows - valid;
+		}
+		AddStats(s);
+		return;
+	}
 	if (n > 0 && (begin < chunk.decoded_begin || end > chunk.decoded_end)) {
 		throw std::logic_error("aggregating rows the reader did not decode");
 	}

@@ -16,6 +16,27 @@ inline uint64_t Mix(uint64_t x) {
 	return x;
 }
 
+inline uint64_t RotateLeft(uint64_t x, int r) {
+	return (x << r) | (x >> (64 - r));
+}
+
+//! Eight bytes a step; made odd, so that 0 can mark an empty slot.
+inline uint64_t HashBytes(const char *p, uint32_t len) {
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t(len) * 0xc2b2ae3d27d4eb4fULL);
+	uint32_t i = 0;
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w;
+		std::memcpy(&w, p + i, 8);
+		h = RotateLeft(h ^ (w * 0x87c37b91114253d5ULL), 31) * 0x4cf5ad432745937fULL;
+	}
+	if (i < len) {
+		uint64_t w = 0;
+		std::memcpy(&w, p + i, len - i);
+		h = RotateLeft(h ^ (w * 0x87c37b91114253d5ULL), 31) * 0x4cf5ad432745937fULL;
+	}
+	return Mix(h) | 1;
+}
+
 } // namespace
 
 DistinctSet::DistinctSet(const ColumnType &type_p) : type(type_p) {
@@ -100,11 +121,75 @@ void DistinctSet::InsertWords(const uint64_t *words, size_t n) {
 	}
 }
 
+void DistinctSet::GrowStrings() {
+	std::vector<StringSlot> old;
+	old.swap(string_slots);
+	string_slots.assign(old.empty() ? 64 : old.size() * 2, StringSlot {0, 0, 0});
+	const uint64_t mask = string_slots.size() - 1;
+	for (auto &s : old) {
+		if (!s.hash) {
+			continue;
+		}
+		uint64_t i = s.hash & mask;
+		while (string_slots[i].hash) {
+			i = (i + 1) & mask;
+		}
+		string_slots[i] = s;
+	}
+}
+
+void DistinctSet::InsertHashed(uint64_t hash, const char *p, uint32_t len) {
+	if ((strings_used + 1) * 2 > string_slots.size()) {
+		GrowStrings();
+	}
+	const uint64_t mask = string_slots.size() - 1;
+	for (uint64_t i = hash & mask;; i = (i + 1) & mask) {
+		auto &slot = string_slots[i];
+		if (!slot.hash) {
+			slot = StringSlot {hash, arena.size(), len};
+			arena.insert(arena.end(), p, p + len);
+			strings_used++;
+			return;
+		}
+		if (slot.hash == hash && slot.len == len && std::memcmp(arena.data() + slot.offset, p, len) == 0) {
+			return;
+		}
+	}
+}
+
+void DistinctSet::InsertBytes(const char *p, uint32_t len) {
+	InsertHashed(HashBytes(p, len), p, len);
+}
+
 void DistinctSet::Insert(const std::string &raw) {
 	if (width) {
 		InsertWord(WordOf(reinterpret_cast<const uint8_t *>(raw.data())));
 	} else {
-		strings.insert(raw);
+		InsertBytes(raw.data(), static_cast<uint32_t>(raw.size()));
+	}
+}
+
+void DistinctSet::InsertDictionary(const DecodedColumn &chunk, const uint8_t *selected, uint64_t begin, uint64_t end) {
+	// Which entries the rows use, then each of those once: a zone of 100k rows over 5k entries
+	// hashes 5k strings, not 100k.
+	thread_local std::vector<uint8_t> used;
+	used.assign(chunk.dictionary.size(), 0);
+	const auto *codes = chunk.codes.data();
+	if (!selected && chunk.all_valid) {
+		for (uint64_t i = begin; i < end; i++) {
+			used[codes[i]] = 1;
+		}
+	} else {
+		for (uint64_t i = begin; i < end; i++) {
+			if ((!selected || selected[i]) && chunk.IsValid(i)) {
+				used[codes[i]] = 1;
+			}
+		}
+	}
+	for (size_t e = 0; e < used.size(); e++) {
+		if (used[e]) {
+			InsertBytes(chunk.dictionary[e].ptr, chunk.dictionary[e].len);
+		}
 	}
 }
 
@@ -130,9 +215,10 @@ void DistinctSet::InsertAll(const ColumnInput &in) {
 			continue;
 		}
 		if (type.IsString()) {
-			strings.emplace(in.strings[i].ptr, in.strings[i].len);
+			InsertBytes(in.strings[i].ptr, in.strings[i].len);
 		} else {
-			strings.emplace(reinterpret_cast<const char *>(in.fixed + i * type.ByteWidth()), type.ByteWidth());
+			InsertBytes(reinterpret_cast<const char *>(in.fixed + i * type.ByteWidth()),
+			            static_cast<uint32_t>(type.ByteWidth()));
 		}
 	}
 }
@@ -157,15 +243,20 @@ void DistinctSet::InsertDecoded(const DecodedColumn &chunk, const uint8_t *selec
 		InsertWords(batch, n);
 		return;
 	}
+	if (type.IsString() && !chunk.codes.empty()) {
+		InsertDictionary(chunk, selected, begin, end);
+		return;
+	}
 	for (uint64_t i = begin; i < end; i++) {
 		if ((selected && !selected[i]) || !chunk.IsValid(i)) {
 			continue;
 		}
 		if (type.IsString()) {
 			auto &s = chunk.StringAt(i);
-			strings.emplace(s.ptr, s.len);
+			InsertBytes(s.ptr, s.len);
 		} else {
-			strings.emplace(reinterpret_cast<const char *>(chunk.Fixed() + i * type.ByteWidth()), type.ByteWidth());
+			InsertBytes(reinterpret_cast<const char *>(chunk.Fixed() + i * type.ByteWidth()),
+			            static_cast<uint32_t>(type.ByteWidth()));
 		}
 	}
 }
@@ -174,17 +265,15 @@ void DistinctSet::Merge(const DistinctSet &other) {
 	has_zero = has_zero || other.has_zero;
 	Reserve(other.words_used);
 	InsertTable(other.slots);
-	for (auto &s : other.strings) {
-		strings.insert(s);
+	for (auto &s : other.string_slots) {
+		if (s.hash) {
+			InsertHashed(s.hash, other.arena.data() + s.offset, s.len);
+		}
 	}
 }
 
 uint64_t DistinctSet::Bytes() const {
-	uint64_t n = slots.capacity() * sizeof(uint64_t);
-	for (auto &s : strings) {
-		n += s.capacity() + 48; // node, hash and string header
-	}
-	return n;
+	return slots.capacity() * sizeof(uint64_t) + string_slots.capacity() * sizeof(StringSlot) + arena.capacity();
 }
 
 } // namespace compute

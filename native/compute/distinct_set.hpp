@@ -1,13 +1,13 @@
 // The distinct values of a column, as count(DISTINCT x) counts them: raw value bytes compared
 // bytewise (the query engine's equality for the integer, decimal, temporal and string types the
 // DuckDB layer admits; NULL is never added). Values of at most 8 bytes live in an open-addressing
-// table of 64-bit words, the others as strings.
+// table of 64-bit words, the others in an arena indexed by an open-addressing table of hashes
+// (no allocation per value). A dictionary-encoded chunk adds each entry its rows use once.
 #pragma once
 #include "../format/column.hpp"
 
 #include <cstdint>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 namespace vtx {
@@ -24,7 +24,7 @@ public:
 	void InsertDecoded(const DecodedColumn &chunk, const uint8_t *selected, uint64_t begin, uint64_t end);
 	void Merge(const DistinctSet &other);
 	uint64_t Size() const {
-		return words_used + (has_zero ? 1 : 0) + strings.size();
+		return words_used + (has_zero ? 1 : 0) + strings_used;
 	}
 	//! Heap bytes held, for budgets.
 	uint64_t Bytes() const;
@@ -40,6 +40,12 @@ private:
 	//! Every word of another open-addressing table (its empty slots skipped).
 	void InsertTable(const std::vector<uint64_t> &table);
 	uint64_t WordOf(const uint8_t *p) const;
+	//! Strings (and values wider than 8 bytes) by their bytes.
+	void InsertBytes(const char *p, uint32_t len);
+	void InsertHashed(uint64_t hash, const char *p, uint32_t len);
+	void GrowStrings();
+	//! The dictionary entries the valid (and `selected`) rows [begin, end) use, each once.
+	void InsertDictionary(const DecodedColumn &chunk, const uint8_t *selected, uint64_t begin, uint64_t end);
 
 	ColumnType type;
 	uint32_t width; //! 1..8: words; else strings
@@ -47,7 +53,15 @@ private:
 	std::vector<uint64_t> slots;
 	uint64_t words_used = 0;
 	bool has_zero = false;
-	std::unordered_set<std::string> strings;
+	//! A string slot: `hash` 0 marks an empty slot (hashes are made odd); the bytes at `offset` in `arena`.
+	struct StringSlot {
+		uint64_t hash;
+		uint64_t offset;
+		uint32_t len;
+	};
+	std::vector<StringSlot> string_slots;
+	uint64_t strings_used = 0;
+	std::vector<char> arena;
 };
 
 } // namespace compute

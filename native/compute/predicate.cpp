@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <type_traits>
 #include <stdexcept>
 #include <type_traits>
 
@@ -203,6 +204,86 @@ ZoneMatch Classify(const Predicate &p, const ColumnType &type, const ZoneStats &
 	}
 	}
 	return ZoneMatch::SOME;
+}
+
+// ---- selectivity ------------------------------------------------------------------
+
+//! A number's place on a line, for interpolation between a zone's bounds (strings: unknown).
+template <class T>
+bool AsNumber(const T &v, double &out) {
+	if constexpr (std::is_same<T, StringRef>::value) {
+		return false;
+	} else {
+		out = static_cast<double>(v);
+		return out == out;
+	}
+}
+
+//! The share of a zone's non-NULL values a comparison keeps, values taken as spread evenly over
+//! [lo, hi]; an equality keeps one value of the range (or of 100 where the range says nothing).
+template <class T>
+double CompareShare(CompareOp op, const T &c, const T &lo, const T &hi, bool integral) {
+	double x, a, b;
+	if (!AsNumber(c, x) || !AsNumber(lo, a) || !AsNumber(hi, b) || !(b > a)) {
+		return op == CompareOp::EQ ? 0.01 : op == CompareOp::NE ? 0.99 : 0.5;
+	}
+	const double width = integral ? b - a + 1 : b - a;
+	const double eq = integral ? 1 / width : 0.01;
+	const double below = std::min(1.0, std::max(0.0, (x - a) / width));
+	switch (op) {
+	case CompareOp::EQ: return x < a || x > b ? 0 : eq;
+	case CompareOp::NE: return x < a || x > b ? 1 : 1 - eq;
+	case CompareOp::LT: return below;
+	case CompareOp::LE: return std::min(1.0, below + eq);
+	case CompareOp::GT: return std::max(0.0, 1 - below - eq);
+	case CompareOp::GE: return 1 - below;
+	}
+	return 0.5;
+}
+
+template <class T>
+double Share(const Predicate &p, const ColumnType &type, const ZoneStats &s) {
+	const double rows = s.rows ? static_cast<double>(s.rows) : 1;
+	const double valid = static_cast<double>(s.NonNull()) / rows;
+	switch (p.kind) {
+	case Predicate::Kind::ALWAYS_TRUE:
+		return 1;
+	case Predicate::Kind::IS_NULL:
+		return 1 - valid;
+	case Predicate::Kind::IS_NOT_NULL:
+		return valid;
+	case Predicate::Kind::COMPARE:
+	case Predicate::Kind::IN: {
+		T lo, hi;
+		if (s.NonNull() == 0 || !Bounds<T>(type, s, lo, hi)) {
+			return s.NonNull() == 0 ? 0 : 0.5 * valid;
+		}
+		const bool integral = type.Kind() == PhysicalKind::SIGNED || type.Kind() == PhysicalKind::UNSIGNED;
+		if (p.kind == Predicate::Kind::COMPARE) {
+			return valid * CompareShare<T>(p.op, Load<T>(p.value), lo, hi, integral);
+		}
+		double share = 0;
+		for (auto &v : p.values) {
+			share += CompareShare<T>(CompareOp::EQ, Load<T>(v), lo, hi, integral);
+		}
+		return valid * std::min(1.0, share);
+	}
+	case Predicate::Kind::AND: {
+		double share = 1;
+		for (auto &c : p.children) {
+			share *= Share<T>(c, type, s);
+		}
+		return share;
+	}
+	case Predicate::Kind::OR: {
+		double none = 1;
+		for (auto &c : p.children) {
+			none *= 1 - Share<T>(c, type, s);
+		}
+		return 1 - none;
+	}
+	}
+	return 0.5;
 }
 
 // ---- row evaluation ------------------------------------------------------------------
@@ -415,6 +496,12 @@ struct ClassifyOp {
 	}
 };
 template <class T>
+struct ShareOp {
+	static double Run(const Predicate &p, const ColumnType &type, const ZoneStats &s) {
+		return Share<T>(p, type, s);
+	}
+};
+template <class T>
 struct EvaluateOp {
 	static void Run(const Predicate &p, const ColumnType &type, const DecodedColumn &chunk, uint8_t *out) {
 		Evaluate<T>(p, type, chunk, out);
@@ -449,6 +536,13 @@ ZoneMatch ClassifyZone(const Predicate &p, const ColumnType &type, const ZoneSta
 		return ZoneMatch::ALL;
 	}
 	return Dispatch<ClassifyOp>(type, p, type, stats);
+}
+
+double EstimateShare(const Predicate &p, const ColumnType &type, const ZoneStats &stats) {
+	if (p.IsTrue()) {
+		return 1;
+	}
+	return Dispatch<ShareOp>(type, p, type, stats);
 }
 
 namespace {

@@ -57,6 +57,9 @@ bool PredicateSupported(const ColumnType &type);
 //! From the zone statistics alone: NONE when no row can match, ALL when every row matches,
 //! else SOME. Inexact (truncated) string bounds never prove anything beyond NULL counts.
 ZoneMatch ClassifyZone(const Predicate &p, const ColumnType &type, const ZoneStats &stats);
+//! An estimate of the share of a zone's rows `p` keeps, from its statistics alone (values taken
+//! as spread evenly between the zone's bounds): for cost decisions, never for answers.
+double EstimateShare(const Predicate &p, const ColumnType &type, const ZoneStats &stats);
 
 //! Evaluates the predicate on every row of a decoded chunk: out[i] = 1 when row i matches, else 0.
 void EvaluatePredicate(const Predicate &p, const ColumnType &type, const DecodedColumn &chunk, uint8_t *out);

@@ -12,6 +12,7 @@ const char *const kGroupedPushdownSetting = "vortex_pushdown_grouped";
 const char *const kOrderPushdownSetting = "vortex_pushdown_order";
 const char *const kExpressionPushdownSetting = "vortex_pushdown_expressions";
 const char *const kSortedGroupsSetting = "vortex_pushdown_sorted_groups";
+const char *const kCostBasedSetting = "vortex_pushdown_cost_based";
 const char *const kMetadataCacheSizeSetting = "vortex_metadata_cache_size";
 const char *const kSegmentCacheSetting = "vortex_segment_cache";
 
@@ -78,18 +79,34 @@ void RegisterSettings(DBConfig &config) {
 	                          "Allow vortex_scan to evaluate filter expressions DuckDB would keep above it, and "
 	                          "GROUP BY time buckets and other monotone functions of a column",
 	                          LogicalType::BOOLEAN, Value::BOOLEAN(true));
+	config.AddExtensionOption(kCostBasedSetting,
+	                          "Push a strategy only where its estimated cost is below DuckDB's plain scan and operator "
+	                          "(false: wherever the rules allow, to compare or test the pushed paths)",
+	                          LogicalType::BOOLEAN, Value::BOOLEAN(true));
 	config.AddExtensionOption(kSortedGroupsSetting,
 	                          "Allow answering a GROUP BY with many groups inside vortex_scan where the files' zones are "
 	                          "sorted by its key",
 	                          LogicalType::BOOLEAN, Value::BOOLEAN(true));
 }
 
-bool SettingEnabled(ClientContext &context, const std::string &name) {
+namespace {
+bool OwnValue(ClientContext &context, const std::string &name) {
 	Value v;
 	if (!context.TryGetCurrentSetting(name, v) || v.IsNull()) {
 		return true;
 	}
 	return BooleanValue::Get(v.DefaultCastAs(LogicalType::BOOLEAN));
+}
+} // namespace
+
+bool SettingEnabled(ClientContext &context, const std::string &name) {
+	// vortex_pushdown is the master switch: off, nothing clever is done (aggregates, grouped and
+	// sorted groups, expression filters, bucket keys, order), whatever the per-feature settings say.
+	static const std::string kFeature = std::string(kPushdownSettings[0]) + "_";
+	if (name.compare(0, kFeature.size(), kFeature) == 0 && !OwnValue(context, kPushdownSettings[0])) {
+		return false;
+	}
+	return OwnValue(context, name);
 }
 
 } // namespace vortex

@@ -13,13 +13,16 @@ extern const char *const kOrderPushdownSetting; //! ORDER BY on a pushed GROUP B
 extern const char *const kExpressionPushdownSetting;
 //! BOOLEAN, default true: GROUP BY a key the zones are sorted by, as runs (pushdown/sorted_grouped_scan.hpp).
 extern const char *const kSortedGroupsSetting;
+//! BOOLEAN, default true: a strategy estimated to be slower than DuckDB's own plain plan is declined.
+extern const char *const kCostBasedSetting;
 
 //! BOOLEAN, default true: decompressed segments read twice are kept for later queries
 //! (format/segment_cache.hpp).
 extern const char *const kSegmentCacheSetting;
 
 void RegisterSettings(duckdb::DBConfig &config);
-//! Current value (SET or SET GLOBAL) of a BOOLEAN setting; true when unset.
+//! Current value (SET or SET GLOBAL) of a BOOLEAN setting; true when unset. A vortex_pushdown_*
+//! setting reads false while the master switch vortex_pushdown is off.
 bool SettingEnabled(duckdb::ClientContext &context, const std::string &name);
 
 //! vortex_metadata_cache_size: bytes of parsed footers the metadata cache keeps, a memory

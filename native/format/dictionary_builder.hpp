@@ -102,11 +102,28 @@ private:
 	std::vector<uint32_t> slots;
 };
 
+//! Chao1's estimate of the distinct values among all rows from a sample's codes: the values seen
+//! once and twice say how many were not seen at all. A sample of 4096 rows from 5,000 distinct
+//! URLs holds about 2,800 of them (too many for "at most half distinct"); this says about 5,000.
+inline double EstimatedDistinct(const std::vector<uint64_t> &codes, uint64_t sample, size_t distinct) {
+	std::vector<uint32_t> seen(distinct, 0);
+	for (uint64_t i = 0; i < sample; i++) {
+		seen[codes[i]]++;
+	}
+	double once = 0, twice = 0;
+	for (auto c : seen) {
+		once += c == 1;
+		twice += c == 2;
+	}
+	return static_cast<double>(distinct) + once * (once - 1) / (2 * (twice + 1));
+}
+
 //! Codes for all n values in `codes`, when the first values (a sample of 4096) repeat enough
-//! (at most half of them distinct) and `dict` stays within its limit; otherwise false with
-//! `codes` empty.
+//! (at most half of them distinct, or with `estimate`, an estimated at most one in 8 of all
+//! rows distinct) and `dict` stays within its limit; otherwise false with `codes` empty.
 template <class KEY, class GET>
-bool BuildDictionary(uint64_t n, GET &&get, DictionaryBuilder<KEY> &dict, std::vector<uint64_t> &codes) {
+bool BuildDictionary(uint64_t n, GET &&get, DictionaryBuilder<KEY> &dict, std::vector<uint64_t> &codes,
+                     bool estimate = false) {
 	const uint64_t sample = n < 4096 ? n : 4096;
 	codes.resize(sample);
 	uint32_t code;
@@ -121,7 +138,10 @@ bool BuildDictionary(uint64_t n, GET &&get, DictionaryBuilder<KEY> &dict, std::v
 		return true;
 	};
 	// The sample is coded first (its work is kept), and decides whether the rest is tried.
-	bool ok = fill(sample) && dict.values.size() * 2 <= sample;
+	bool ok = fill(sample);
+	if (ok && dict.values.size() * 2 > sample) {
+		ok = estimate && sample < n && EstimatedDistinct(codes, sample, dict.values.size()) * 8 <= static_cast<double>(n);
+	}
 	if (ok) {
 		codes.resize(n);
 		ok = fill(n);

@@ -195,7 +195,7 @@ Encoding EncodeStringValues(const ColumnInput &in, AT &&at, ByteWriter &out, Val
 	const uint64_t limit = std::min<uint64_t>(kMaxDictionary, n / 2);
 	DictionaryBuilder<std::string_view> dict(limit);
 	auto &codes = Scratch<uint64_t>(1);
-	const bool dictionary = BuildDictionary<std::string_view>(n, at, dict, codes);
+	const bool dictionary = BuildDictionary<std::string_view>(n, at, dict, codes, true);
 	if (in.IsValid(0)) {
 		HintFromDictionary(dictionary, dict.values, RawString, hint);
 	} else if (hint && dict.values.size() > kMaxDistinctValues + 1) {

@@ -745,6 +745,9 @@ namespace {
 InsertionOrderPreservingMap<string> GroupedDynamicToString(TableFunctionDynamicToStringInput &input) {
 	InsertionOrderPreservingMap<string> result;
 	if (input.global_state) {
+		// EXPLAIN ANALYZE heads every table function's box TABLE_SCAN; say which one ran, as
+		// DuckDB does for read_parquet.
+		result["Function"] = "VORTEX_SCAN_GROUPED";
 		input.global_state->Cast<GroupedGlobalState>().zones.Show(result);
 	}
 	return result;

@@ -334,15 +334,25 @@ uint64_t DistinctValueBytes(const vtx::ColumnType &type) {
 //! values, and the decoded values of zones that keep none while those fit the memory budget
 //! (estimated from each zone's sketch, else its rows); approx_count_distinct from sketches made
 //! with the very hash of the running DuckDB. Where not, EXPLAIN says why.
-bool DistinctFromFiles(ClientContext &context, ScanBindData &scan, const PushedAggregate &a, const LogicalType &stored) {
+bool DistinctFromFiles(ClientContext &context, ScanBindData &scan, const PushedAggregate &a, const LogicalType &stored,
+                       bool grouped) {
 	if (a.kind == AggregateKind::COUNT_DISTINCT) {
 		double values = 0; // an over-estimate: a value in several zones counts once per zone
+		// Cost: rows hashed one by one, against all the column's rows (DuckDB's plain scan and
+		// hash aggregate). Zones that keep their distinct values cost a few words each.
+		uint64_t row_by_row = 0, all_rows = 0;
+		const auto &type = scan.fields[a.field].type;
+		const bool words = type.ByteWidth() >= 1 && type.ByteWidth() <= 8;
 		for (auto &f : scan.files) {
 			for (auto &z : f.meta->zones) {
 				auto &s = z.chunks[a.field].stats;
+				all_rows += s.NonNull();
 				if (s.NonNull() == 0 || s.has_distinct) {
 					continue;
 				}
+				// Even a dictionary's entries hashed once each (DistinctSet) cost the decode DuckDB's
+				// scan does, and DuckDB's aggregate hashes its dictionary vectors once too.
+				row_by_row += s.NonNull();
 				double zone = static_cast<double>(s.NonNull());
 				if (s.has_sketch) {
 					HyperLogLog hll;
@@ -358,6 +368,16 @@ bool DistinctFromFiles(ClientContext &context, ScanBindData &scan, const PushedA
 			scan.not_pushed = a.display + ": about " + std::to_string(static_cast<uint64_t>(values)) +
 			                  " distinct values in zones that keep no list of them, more than the reader holds for it "
 			                  "(a quarter of memory_limit)";
+			return false;
+		}
+		// Hashing a row costs the reader about what it costs DuckDB's own aggregate over the plain
+		// scan (strings more: DuckDB hands them on as dictionaries or compares inlined prefixes;
+		// per group, every row): pushed only where most rows need no hashing at all.
+		const uint64_t share = words && !grouped ? 2 : 8;
+		if (row_by_row * share > all_rows && SettingEnabled(context, kCostBasedSetting)) {
+			scan.not_pushed = a.display + ": cost: " + std::to_string(row_by_row) + " of its " +
+			                  std::to_string(all_rows) +
+			                  " values are in zones that keep no list of their distinct values, so the reader would hash them one by one, no faster than DuckDB's own aggregate";
 			return false;
 		}
 		return true;
@@ -809,15 +829,28 @@ void SplitKeys(std::vector<GroupKey> &keys, std::vector<idx_t> &fields, vector<u
 constexpr uint64_t kRowsPerGroup = 100;
 constexpr uint64_t kRowsPerBucketGroup = 200;
 constexpr double kMaxExpensiveShare = 0.25;
+//! Grouping rows a filter straddles costs the reader a decode of every key and value column of the
+//! zone, a filter and a compaction before the aggregation, where DuckDB's filtered scan decodes
+//! the other columns only for the rows kept: measured (bench/sweep.mjs), pushed is up to 3x
+//! slower where few rows pass, and faster where most do and a bucket key is computed per row by
+//! DuckDB. Where the filters straddle more than this share of the rows, the aggregate is pushed
+//! only with a bucket key and more than kMinKeptShare of those rows estimated to pass.
+constexpr double kMaxStraddlingShare = 0.5;
+constexpr double kMinKeptShare = 0.5;
 
-bool CheapToGroup(ClientContext &context, const ScanBindData &scan, const std::vector<ScanFile> &files,
-                  const std::vector<PushedFilter> &filters, const std::vector<GroupKey> &keys) {
+enum class GroupCost { CHEAP, MANY_GROUPS, STRADDLING };
+
+GroupCost CheapToGroup(ClientContext &context, const ScanBindData &scan, const std::vector<ScanFile> &files,
+                       const std::vector<PushedFilter> &filters, const std::vector<GroupKey> &keys,
+                       uint64_t &straddling, uint64_t &total) {
 	std::vector<std::unique_ptr<BucketEvaluator>> buckets;
 	for (auto &k : keys) {
 		buckets.push_back(k.bucket ? std::make_unique<BucketEvaluator>(context, *k.bucket, scan.fields[k.field].type, k.monotone)
 		                           : nullptr);
 	}
-	uint64_t total = 0, expensive = 0;
+	uint64_t expensive = 0;
+	double kept = 0; // estimated rows of straddling zones that pass the filters
+	straddling = total = 0;
 	// (Measured for the runs of one bucket key; other keys group by dense ids per row.)
 	const uint64_t rows_per_group =
 	    keys.size() == 1 && keys[0].bucket && (keys[0].monotone || buckets[0]->CalendarField()) ? kRowsPerBucketGroup
@@ -833,6 +866,14 @@ bool CheapToGroup(ClientContext &context, const ScanBindData &scan, const std::v
 				continue; // skipped at execution
 			}
 			total += z.rows;
+			if (match == vtx::compute::ZoneMatch::SOME) {
+				straddling += z.rows;
+				double share = 1;
+				for (auto &pf : filters) {
+					share *= vtx::compute::EstimateShare(pf.predicate, scan.fields[pf.field].type, z.chunks[pf.field].stats);
+				}
+				kept += share * static_cast<double>(z.rows);
+			}
 			uint64_t groups = 1;
 			for (idx_t i = 0; i < keys.size(); i++) {
 				auto k = keys[i].field;
@@ -848,7 +889,42 @@ bool CheapToGroup(ClientContext &context, const ScanBindData &scan, const std::v
 			}
 		}
 	}
-	return static_cast<double>(expensive) <= kMaxExpensiveShare * static_cast<double>(total);
+	bool bucket = false;
+	for (auto &k : keys) {
+		bucket = bucket || k.bucket;
+	}
+	if (static_cast<double>(straddling) > kMaxStraddlingShare * static_cast<double>(total) &&
+	    (!bucket || kept <= kMinKeptShare * static_cast<double>(straddling)) && SettingEnabled(context, kCostBasedSetting)) {
+		return GroupCost::STRADDLING;
+	}
+	return static_cast<double>(expensive) <= kMaxExpensiveShare * static_cast<double>(total) ? GroupCost::CHEAP
+	                                                                                       : GroupCost::MANY_GROUPS;
+}
+
+//! Rows of `field` a pushed GROUP BY would add to its groups' distinct sets one by one: a zone's
+//! list of distinct values goes to its group whole only where every key is constant in the zone.
+uint64_t DistinctRowsPerGroup(const ScanBindData &scan, idx_t field, const std::vector<GroupKey> &keys,
+                              uint64_t &all) {
+	uint64_t row_by_row = 0;
+	all = 0;
+	for (auto &f : scan.files) {
+		for (auto &z : f.meta->zones) {
+			auto &s = z.chunks[field].stats;
+			all += s.NonNull();
+			bool whole = s.has_distinct;
+			for (idx_t i = 0; whole && i < keys.size(); i++) {
+				if (scan.IsHiveColumn(keys[i].field)) {
+					continue;
+				}
+				bool is_null;
+				std::string key;
+				whole = !keys[i].bucket && vtx::compute::GroupedAggregation::ConstantKey(
+				                               scan.fields[keys[i].field].type, z.chunks[keys[i].field].stats, is_null, key);
+			}
+			row_by_row += whole ? 0 : s.NonNull();
+		}
+	}
+	return row_by_row;
 }
 
 //! Replaces the grouped aggregate by a scan emitting [keys..., aggregates...] per group. The
@@ -940,6 +1016,13 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 	if (!FindChain(*agg.children[0], chain)) {
 		return;
 	}
+	// EXPLAIN says, on the scan, which aggregate kept the query from being pushed and why.
+	auto decline = [&](const std::string &why) {
+		auto &note = chain.scan->not_pushed;
+		if (note.find(why) == std::string::npos) {
+			note += (note.empty() ? "" : "; ") + why;
+		}
+	};
 	std::vector<GroupKey> keys;
 	if (grouped && !ResolveKeys(context, chain, agg, keys)) {
 		return;
@@ -950,17 +1033,29 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 			return;
 		}
 		auto &a = e->Cast<BoundAggregateExpression>();
-		if (a.filter || (a.order_bys && !a.order_bys->orders.empty())) {
+		const std::string shown_name = a.function.name == "sum_no_overflow" ? std::string("sum") : a.function.name;
+		if (a.filter) {
+			decline(shown_name + "(…) FILTER (WHERE …): an aggregate's own filter is left to DuckDB");
+			return;
+		}
+		if (a.order_bys && !a.order_bys->orders.empty()) {
+			decline(shown_name + "(… ORDER BY …): an ordered aggregate is left to DuckDB");
 			return;
 		}
 		PushedAggregate p;
 		std::string setting;
-		if (!KindOf(a.function.name, a.IsDistinct(), p.kind, setting) || !SettingEnabled(context, setting)) {
+		if (!KindOf(a.function.name, a.IsDistinct(), p.kind, setting)) {
+			decline(shown_name + (a.IsDistinct() ? "(DISTINCT …)" : "(…)") + ": not an aggregate the reader answers");
+			return;
+		}
+		if (!SettingEnabled(context, setting)) {
+			decline(shown_name + ": " + setting + " is false");
 			return;
 		}
 		const bool distinct_kind = p.kind == AggregateKind::COUNT_DISTINCT || p.kind == AggregateKind::APPROX_DISTINCT;
 		// Sketches are merged per file, not per group: approx_count_distinct stays DuckDB's under GROUP BY.
 		if (grouped && p.kind == AggregateKind::APPROX_DISTINCT) {
+			decline("approx_count_distinct: not pushed per group (zone sketches are merged for the whole column)");
 			return;
 		}
 		p.result_type = a.return_type;
@@ -974,6 +1069,7 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 		} else {
 			std::vector<size_t> route;
 			if (a.children.size() != 1 || !ResolveColumn(chain, *a.children[0], p.field, &route)) {
+				decline(shown_name + "(…): its argument is not a plain column of the scan");
 				return;
 			}
 			p.bound_type = a.children[0]->return_type;
@@ -1003,14 +1099,29 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 			p.display = shown + (p.kind == AggregateKind::COUNT_DISTINCT ? "(DISTINCT " : "(") + name + ")";
 		}
 		auto rule = rules.Find(p.kind == AggregateKind::COUNT_DISTINCT ? std::string("count_distinct") : a.function.name, type_key);
-		if (!rule || !SettingEnabled(context, rule->setting) || !NativelySupported(p, stored, *chain.scan)) {
+		const bool float_minmax = (p.kind == AggregateKind::MIN || p.kind == AggregateKind::MAX) && IsFloat(stored);
+		if (float_minmax) {
+			// The rules module's own words (src/rules.ts): never pushed, natively refused too.
+			decline(p.display + ": float min/max is never pushed (DuckDB orders NaN above every number; zone statistics exclude NaN)");
+			return;
+		}
+		if (!rule) {
+			decline(p.display + ": " + shown_name + "(" + type_key + ") is not on the allow-list (src/rules.ts)");
+			return;
+		}
+		if (!SettingEnabled(context, rule->setting)) {
+			decline(p.display + ": " + rule->setting + " is false");
+			return;
+		}
+		if (!NativelySupported(p, stored, *chain.scan)) {
+			decline(p.display + ": not answered from " + stored.ToString() + " zones (its result type or range is not one the reader proves)");
 			return;
 		}
 		if ((p.kind == AggregateKind::SUM || p.kind == AggregateKind::AVG) && IsFloat(stored) &&
 		    !ExactFloatSums(*chain.scan, p.display)) {
 			return;
 		}
-		if (distinct_kind && !DistinctFromFiles(context, *chain.scan, p, stored)) {
+		if (distinct_kind && !DistinctFromFiles(context, *chain.scan, p, stored, grouped)) {
 			return;
 		}
 		// Per-group sums of 128-bit integers would need the no-overflow proof per group.
@@ -1028,7 +1139,25 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 		if (!TakeFilters(context, chain, *bind, false)) {
 			return;
 		}
-		if (CheapToGroup(context, *chain.scan, bind->files, bind->filters, keys)) {
+		for (auto &p : bind->aggregates) {
+			uint64_t all = 0;
+			const uint64_t row_by_row =
+			    p.kind == AggregateKind::COUNT_DISTINCT ? DistinctRowsPerGroup(*chain.scan, p.field, keys, all) : 0;
+			if (row_by_row * 8 > all && SettingEnabled(context, kCostBasedSetting)) {
+				decline(p.display + ": cost: " + std::to_string(row_by_row) + " of its " + std::to_string(all) +
+				        " values would be added to their groups one by one (zones whose keys vary or that keep no "
+				        "list of values), no faster than DuckDB's own aggregate");
+				return;
+			}
+		}
+		uint64_t straddling = 0, total = 0;
+		const auto cost = CheapToGroup(context, *chain.scan, bind->files, bind->filters, keys, straddling, total);
+		if (cost == GroupCost::STRADDLING) {
+			decline("GROUP BY: cost: the filters straddle the zones of " + std::to_string(straddling) + " of " +
+			        std::to_string(total) + " rows, which DuckDB's filtered scan and hash aggregate group faster");
+			return;
+		}
+		if (cost == GroupCost::CHEAP) {
 			PushGrouped(agg, chain, std::move(keys), std::move(*bind), op, rebind, false);
 			return;
 		}

@@ -798,6 +798,9 @@ InsertionOrderPreservingMap<string> ScanToString(TableFunctionToStringInput &inp
 InsertionOrderPreservingMap<string> ScanDynamicToString(TableFunctionDynamicToStringInput &input) {
 	InsertionOrderPreservingMap<string> result;
 	if (input.global_state) {
+		// EXPLAIN ANALYZE heads every table function's box TABLE_SCAN; say which one ran, as
+		// DuckDB does for read_parquet.
+		result["Function"] = "VORTEX_SCAN";
 		auto &g = input.global_state->Cast<ScanGlobalState>();
 		// Zones claimed and not ruled out: every claimed zone is read in the same call. Counted
 		// so rather than after each decode, the figure is final even when DuckDB asks while a

@@ -1,0 +1,122 @@
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { answerText, explain, openDb, sqlString, tempDir } from './helpers';
+
+// Pushdown that never loses (issue 54): a strategy estimated to cost more than DuckDB's plain scan
+// plus its own operator is declined, and EXPLAIN says why; vortex_pushdown = false turns every
+// cleverness off; EXPLAIN names what was declined; EXPLAIN ANALYZE names the function that ran.
+
+const dir = tempDir('vtx-cost-');
+let conn: DuckDBConnection;
+let file: string;
+
+/** EXPLAIN's text with the box drawing folded away. */
+async function plan(sql: string): Promise<string> {
+  return (await explain(conn, sql)).replace(/[\s│┌┐└┘├┤┬┴─]+/g, ' ');
+}
+
+beforeAll(async () => {
+  ({ conn } = await openDb());
+  // `hi`: every zone holds thousands of values (no zone keeps a list); `lo`: a few per zone (each
+  // zone keeps its list); `srt`: sorted, a few per zone; `z`: one value per zone; `d`: doubles.
+  await conn.run(`CREATE TABLE t AS SELECT i,
+      'user-' || (hash(i) % 40000)::VARCHAR AS hi,
+      (hash(i * 3) % 5)::INTEGER AS lo,
+      (i // 2000)::INTEGER AS srt,
+      (i // 20000)::INTEGER AS z,
+      (hash(i * 7) % 1000)::DOUBLE / 8 AS d,
+      'https://example.com/' || (hash(i * 5) % 300)::VARCHAR AS url
+    FROM range(120000) r(i)`);
+  file = join(dir, 't.vtx');
+  await conn.run(`COPY t TO ${sqlString(file)} (FORMAT vortex, ROW_GROUP_SIZE 20000)`);
+});
+
+describe('the cost decision', () => {
+  it('leaves count(DISTINCT) over zones that keep no list of their values to DuckDB, and says why', async () => {
+    const sql = `SELECT count(DISTINCT hi) FROM ${sqlString(file)}`;
+    const p = await plan(sql);
+    expect(p).not.toContain('Pushed Aggregates');
+    expect(p).toMatch(/Not Pushed: count\(DISTINCT hi\): cost: 120000 of its 120000 values are in zones that keep no list/);
+    expect(await answerText(conn, sql)).toBe(await answerText(conn, 'SELECT count(DISTINCT hi) FROM t'));
+    // Grouped too; and by a key that varies within the zones, even over values the zones list.
+    expect(await plan(`SELECT lo, count(DISTINCT srt) FROM ${sqlString(file)} GROUP BY lo`)).toMatch(/Not Pushed: count\(DISTINCT srt\): cost: 120000 of its 120000 values would be added to their groups one by one/);
+    const grouped = `SELECT lo, count(DISTINCT hi) FROM ${sqlString(file)} GROUP BY lo ORDER BY lo`;
+    expect(await plan(grouped)).toMatch(/Not Pushed: count\(DISTINCT hi\): cost:/);
+    expect(await answerText(conn, grouped)).toBe(await answerText(conn, 'SELECT lo, count(DISTINCT hi) FROM t GROUP BY lo ORDER BY lo'));
+  });
+
+  it('pushes count(DISTINCT) where the zones keep their values, ungrouped and grouped by a key constant in each zone', async () => {
+    for (const sql of [
+      (f: string) => `SELECT count(DISTINCT lo), count(DISTINCT srt) FROM ${f}`,
+      (f: string) => `SELECT count(DISTINCT srt) FROM ${f} WHERE srt BETWEEN 3 AND 40`,
+      (f: string) => `SELECT z, count(DISTINCT lo), count(DISTINCT srt) FROM ${f} GROUP BY z ORDER BY z`,
+    ]) {
+      expect(await plan(sql(sqlString(file)))).toMatch(/Pushed Aggregates: .*count\(DISTINCT/);
+      expect(await answerText(conn, sql(sqlString(file)))).toBe(await answerText(conn, sql('t')));
+    }
+  });
+
+  it('vortex_pushdown_cost_based = false pushes wherever the rules allow, with the same answers', async () => {
+    const sql = (f: string) => `SELECT count(DISTINCT hi), count(DISTINCT url) FROM ${f} WHERE i % 3 = 0`;
+    await conn.run('SET vortex_pushdown_cost_based = false');
+    try {
+      expect(await plan(sql(sqlString(file)))).toContain('Pushed Aggregates');
+      expect(await answerText(conn, sql(sqlString(file)))).toBe(await answerText(conn, sql('t')));
+    } finally {
+      await conn.run('RESET vortex_pushdown_cost_based');
+    }
+    expect(await plan(sql(sqlString(file)))).not.toContain('Pushed Aggregates');
+    expect(await answerText(conn, sql(sqlString(file)))).toBe(await answerText(conn, sql('t')));
+  });
+});
+
+describe('the master switch', () => {
+  it('vortex_pushdown = false turns off aggregates, groups, expression filters and bucket keys alike', async () => {
+    const cases = [
+      `SELECT count(*), sum(lo) FROM ${sqlString(file)} WHERE url LIKE '%/12%'`,
+      `SELECT lo, count(*) FROM ${sqlString(file)} GROUP BY lo ORDER BY lo`,
+      `SELECT i % 7 AS k, count(*) FROM ${sqlString(file)} WHERE url LIKE '%/1%' GROUP BY k ORDER BY k`,
+    ];
+    const before = await Promise.all(cases.map((sql) => answerText(conn, sql)));
+    expect(await plan(cases[0])).toMatch(/Pushed Aggregates.*Filters: contains\(url/);
+    await conn.run('SET vortex_pushdown = false');
+    try {
+      for (const [k, sql] of cases.entries()) {
+        const p = await plan(sql);
+        expect(p).not.toMatch(/Pushed Aggregates|Pushed Groups|VORTEX_SCAN_AGGREGATE|VORTEX_SCAN_GROUPED/);
+        // The LIKE stays DuckDB's: a FILTER above the scan, not taken into it.
+        if (sql.includes('LIKE')) expect(p).toMatch(/FILTER .*contains\(url/);
+        expect(await answerText(conn, sql)).toBe(before[k]);
+      }
+      // Each per-feature setting still reads its own value, and none of them turns pushdown back on.
+      await conn.run('SET vortex_pushdown_expressions = true');
+      expect(await plan(cases[0])).toMatch(/FILTER .*contains\(url/);
+    } finally {
+      await conn.run('RESET vortex_pushdown');
+      await conn.run('RESET vortex_pushdown_expressions');
+    }
+  });
+});
+
+describe('EXPLAIN', () => {
+  it('names each aggregate that kept a query from being pushed, and why', async () => {
+    const f = sqlString(file);
+    expect(await plan(`SELECT sum(d), min(d) FROM ${f}`)).toMatch(/Not Pushed: min\(d\): float min\/max is never pushed/);
+    expect(await plan(`SELECT sum(lo) FILTER (WHERE lo > 1) FROM ${f}`)).toMatch(/Not Pushed: sum\(…\) FILTER \(WHERE …\): an aggregate's own filter is left to DuckDB/);
+    expect(await plan(`SELECT string_agg(url, ',') FROM ${f}`)).toMatch(/Not Pushed: string_agg\(…\): not an aggregate the reader answers/);
+    await conn.run('SET vortex_pushdown_sum = false');
+    try {
+      expect(await plan(`SELECT sum(lo) FROM ${f}`)).toMatch(/Not Pushed: sum: vortex_pushdown_sum is false/);
+    } finally {
+      await conn.run('RESET vortex_pushdown_sum');
+    }
+  });
+
+  it('EXPLAIN ANALYZE names the function that ran, as it does for read_parquet', async () => {
+    const text = async (sql: string) => (await conn.runAndReadAll(`EXPLAIN ANALYZE ${sql}`)).getRows().map((r) => String(r[1])).join('\n').replace(/[\s│]+/g, ' ');
+    expect(await text(`SELECT count(*) FROM ${sqlString(file)} WHERE lo > 1`)).toContain('Function: VORTEX_SCAN_AGGREGATE');
+    expect(await text(`SELECT lo, count(*) FROM ${sqlString(file)} GROUP BY lo`)).toContain('Function: VORTEX_SCAN_GROUPED');
+    expect(await text(`SELECT min(d) FROM ${sqlString(file)}`)).toContain('Function: VORTEX_SCAN');
+  });
+});
