@@ -36,8 +36,27 @@ export function pushedLines(plan: string): Set<number> {
   return marked;
 }
 
+/**
+ * The plan's columns of boxes, each as a plan of its own: DuckDB draws the children of a join
+ * side by side, in columns of one box's width.
+ */
+function boxColumns(plan: string): string[] {
+  const lines = plan.split('\n');
+  const width = (lines.find((l) => l.includes('┌')) ?? '').indexOf('┐') + 1;
+  const longest = Math.max(0, ...lines.map((l) => l.length));
+  if (width <= 0 || longest <= width) return [plan];
+  const out: string[] = [];
+  for (let start = 0; start < longest; start += width) out.push(lines.map((l) => l.slice(start, start + width)).join('\n'));
+  return out;
+}
+
 /** The aggregates the Vortex reader answers in this plan, as DuckDB bound them; empty when none were pushed. */
 export function pushedAggregates(plan: string): string[] {
+  const columns = boxColumns(plan);
+  return columns.length > 1 ? columns.flatMap((c) => pushedInColumn(c)) : pushedInColumn(plan);
+}
+
+function pushedInColumn(plan: string): string[] {
   const lines = plan.split('\n');
   const out: string[] = [];
   let inOther = false; // keys or sort terms, not aggregates

@@ -153,8 +153,16 @@ describe('vtx explain', async () => {
     const r = await vtx(['explain', `SELECT max(d) FROM ${sql(sample)}`]);
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain('◀ pushed');
-    expect(r.stdout).toMatch(/^not pushed: /m);
+    expect(r.stdout).toMatch(/^not pushed: max\(d\): float min\/max is never pushed/m);
+    expect(r.stdout).toContain('docs/COHERENCE.md in the duckdb-vortex package');
     expect(r.stdout).toContain('UNGROUPED_AGGREGATE');
+  });
+
+  it('names what was pushed and what was not, and why, in a SELECT list pushed in part', async () => {
+    const r = await vtx(['explain', `SELECT count(*), sum(x), max(d) FROM ${sql(sample)}`]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^pushed: count_star\(\), sum(_no_overflow)?\(x\) /m);
+    expect(r.stdout).toMatch(/^not pushed: max\(d\): float min\/max is never pushed/m);
   });
 
   it('a SQL error exits 1', async () => {

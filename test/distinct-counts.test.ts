@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { answerText, explain, openDb, sqlString, tempDir } from './helpers';
+import { pushedAggregates } from '../src/explain';
 import { forge, intStats, le, plainFixed, type Stats, TYPE } from './workers/vtx-forge';
 
 // Distinct counts from the file (issue 21): count(DISTINCT k) from the distinct values zones keep
@@ -105,11 +106,17 @@ describe('distinct counts answered from the file', () => {
     const plan = (await explain(conn, sql(src))).replace(/[\s│]+/g, ' ');
     expect(plan).toMatch(/Pushed Aggregates: count\(DISTINCT k_str\) approx_count_distinct ?\(k_big\)/);
     expect(await answerText(conn, sql(src))).toBe(await answerText(conn, sql(table)));
-    for (const setting of ['vortex_pushdown_distinct', 'vortex_pushdown_approx_distinct']) {
+    for (const [setting, off] of [['vortex_pushdown_distinct', 'count(DISTINCT k_str)'], ['vortex_pushdown_approx_distinct', 'approx_count_distinct(k_big)']]) {
       await conn.run(`SET ${setting} = false`);
-      expect(await explain(conn, sql(src))).not.toContain('Pushed Aggregates');
-      expect(await answerText(conn, sql(src))).toBe(await answerText(conn, sql(table)));
-      await conn.run(`RESET ${setting}`);
+      try {
+        // The other one is still pushed (the list pushed in part); this one is DuckDB's, and EXPLAIN says why.
+        const p = await explain(conn, sql(src));
+        expect(pushedAggregates(p).map((a) => a.replace(/ /g, ''))).not.toContain(off);
+        expect(p.replace(/[\s│]+/g, '')).toContain(`${setting}isfalse`); // DuckDB wraps mid-word
+        expect(await answerText(conn, sql(src))).toBe(await answerText(conn, sql(table)));
+      } finally {
+        await conn.run(`RESET ${setting}`);
+      }
     }
   });
 });

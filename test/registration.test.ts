@@ -18,8 +18,8 @@ describe('registerVortex', () => {
     const ext = await rows(conn, "SELECT loaded, install_mode FROM duckdb_extensions() WHERE extension_name = 'vortex'");
     expect(ext).toEqual([[true, 'STATICALLY_LINKED']]);
     const fns = await rows(conn, "SELECT DISTINCT function_name FROM duckdb_functions() WHERE function_name LIKE '%vortex%' ORDER BY 1");
-    expect(fns.map((r) => r[0])).toEqual(['read_vortex', 'vortex_buffer_info', 'vortex_cache_info', 'vortex_kernel', 'vortex_kv_metadata', 'vortex_metadata', 'vortex_scan',
-      'vortex_scan_aggregate', 'vortex_scan_grouped']);
+    expect(fns.map((r) => r[0])).toEqual(['read_vortex', 'vortex_buffer_info', 'vortex_cache_info', 'vortex_exact_avg', 'vortex_exact_favg', 'vortex_exact_fsum',
+      'vortex_exact_sum', 'vortex_kernel', 'vortex_kv_metadata', 'vortex_metadata', 'vortex_scan', 'vortex_scan_aggregate', 'vortex_scan_grouped']);
     const settings = await rows(conn, "SELECT name, value FROM duckdb_settings() WHERE name LIKE 'vortex_pushdown%' ORDER BY name");
     expect(settings).toEqual([
       ['vortex_pushdown', 'true'], ['vortex_pushdown_approx_distinct', 'true'], ['vortex_pushdown_avg', 'true'],

@@ -7,6 +7,8 @@
 #include "duckdb/main/config.hpp"
 // 1.5: no longer reached through duckdb.hpp / config.hpp.
 #include "duckdb/optimizer/optimizer_extension.hpp"
+#include "duckdb/optimizer/optimizer.hpp"
+#include "duckdb/optimizer/remove_unused_columns.hpp"
 #include "duckdb/storage/object_cache.hpp"
 #if VORTEX_DUCKDB_VERSION_NUMBER >= 10500
 #include "duckdb/common/types/geometry_crs.hpp"
@@ -24,6 +26,17 @@ namespace compat {
 
 //! "v1.4.4" or "v1.5.5": the DuckDB release the addon was compiled against.
 constexpr const char *kDuckDBVersion = VORTEX_DUCKDB_VERSION;
+
+//! Runs DuckDB's own pruning of unused columns over a plan (as its optimizer does last).
+//! 1.4: constructed from the binder and context; 1.5: from the optimizer.
+inline void RemoveUnusedColumnsFrom(duckdb::Optimizer &optimizer, duckdb::LogicalOperator &plan) {
+#if VORTEX_DUCKDB_VERSION_NUMBER >= 10500
+	duckdb::RemoveUnusedColumns remove(optimizer);
+#else
+	duckdb::RemoveUnusedColumns remove(optimizer.binder, optimizer.context, true);
+#endif
+	remove.VisitOperator(plan);
+}
 
 //! Adds an optimizer extension to a database's configuration.
 //! 1.4: DBConfig::optimizer_extensions (a vector); 1.5: OptimizerExtension::Register.

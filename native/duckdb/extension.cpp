@@ -3,6 +3,7 @@
 #include "copy/atomic_copy.hpp"
 #include "copy/copy_execution.hpp"
 #include "duckdb_compat.hpp"
+#include "functions/exact_float_sum_function.hpp"
 #include "functions/memory_info_function.hpp"
 #include "pushdown/grouped_aggregate.hpp"
 #include "pushdown/pushdown_optimizer.hpp"
@@ -134,6 +135,9 @@ Registration RegisterVortex(DatabaseInstance &db, shared_ptr<RulesTable> rules) 
 		// Planted by the optimizer rule only; in the catalog so that serialized plans find them.
 		loader.RegisterFunction(GetPushedAggregateFunction());
 		loader.RegisterFunction(GetGroupedAggregateFunction());
+		for (auto &f : GetExactFloatFunctions()) {
+			loader.RegisterFunction(f);
+		}
 		auto &config = DBConfig::GetConfig(db);
 		RegisterSettings(config);
 		auto &keep = *rules;

@@ -13,6 +13,7 @@ const char *const kOrderPushdownSetting = "vortex_pushdown_order";
 const char *const kExpressionPushdownSetting = "vortex_pushdown_expressions";
 const char *const kSortedGroupsSetting = "vortex_pushdown_sorted_groups";
 const char *const kCostBasedSetting = "vortex_pushdown_cost_based";
+const char *const kExactFloatSumsSetting = "vortex_exact_float_sums";
 const char *const kMetadataCacheSizeSetting = "vortex_metadata_cache_size";
 const char *const kSegmentCacheSetting = "vortex_segment_cache";
 
@@ -78,6 +79,11 @@ void RegisterSettings(DBConfig &config) {
 	config.AddExtensionOption(kExpressionPushdownSetting,
 	                          "Allow vortex_scan to evaluate filter expressions DuckDB would keep above it, and "
 	                          "GROUP BY time buckets and other monotone functions of a column",
+	                          LogicalType::BOOLEAN, Value::BOOLEAN(true));
+	config.AddExtensionOption(kExactFloatSumsSetting,
+	                          "sum, avg, fsum and favg of a FLOAT or DOUBLE column of vortex_scan are the correctly rounded "
+	                          "exact sum (or mean) in every plan, as pushed plans are (false: DuckDB's own summation where "
+	                          "not pushed)",
 	                          LogicalType::BOOLEAN, Value::BOOLEAN(true));
 	config.AddExtensionOption(kCostBasedSetting,
 	                          "Push a strategy only where its estimated cost is below DuckDB's plain scan and operator "

@@ -15,6 +15,9 @@ extern const char *const kExpressionPushdownSetting;
 extern const char *const kSortedGroupsSetting;
 //! BOOLEAN, default true: a strategy estimated to be slower than DuckDB's own plain plan is declined.
 extern const char *const kCostBasedSetting;
+//! BOOLEAN, default true: float sums and averages over .vtx columns are exact in every plan
+//! (pushdown/exact_float_sums.hpp). Not under the master switch: it is about meaning, not speed.
+extern const char *const kExactFloatSumsSetting;
 
 //! BOOLEAN, default true: decompressed segments read twice are kept for later queries
 //! (format/segment_cache.hpp).

@@ -53,7 +53,7 @@ export function renderJson(m: Measurement): string {
       vortex_duckdb_pushdown_off: 'measured on the .vtx file with SET vortex_pushdown = false',
       pushed: 'EXPLAIN shows the aggregate answered by VORTEX_SCAN (Pushed Aggregates)',
       exact: 'float sums DuckDB does not add exactly: the exact sum (or mean) of the values rounded once, in BigInt arithmetic',
-      verdict: 'match when pushed == pushdown off == DuckDB (value and type) and pushed is what rules.ts decides; where exact is given, pushed == exact instead',
+      verdict: 'match when pushed == pushdown off == DuckDB (value and type) and pushed is what rules.ts decides; where exact is given, pushed == pushdown off == exact instead',
     },
     summary: {
       cases: s.cases, seed_cases: s.seedCases, extra_cases: s.extraCases, matches: s.matches, mismatches: s.mismatches,
@@ -167,7 +167,7 @@ const LEGEND = [
   ['Vortex + DuckDB', 'measured on the `.vtx` file with pushdown on'],
   ['pushdown off', 'measured on the `.vtx` file with `SET vortex_pushdown = false`'],
   ['pushed', 'from `EXPLAIN`: the aggregate is answered by `VORTEX_SCAN` (`Pushed Aggregates`)'],
-  ['verdict', 'match when Vortex + DuckDB = pushdown off = DuckDB, value and type, and "pushed" is what `rules.ts` decides (`decidePushdown`, with the argument a plain column); for float sums DuckDB does not add exactly (the group "Float sums"), Vortex + DuckDB must instead be the exact sum of the values rounded once to the nearest double, computed in BigInt arithmetic, and pushdown off DuckDB\'s own'],
+  ['verdict', 'match when Vortex + DuckDB = pushdown off = DuckDB, value and type, and "pushed" is what `rules.ts` decides (`decidePushdown`, with the argument a plain column); for float sums DuckDB does not add exactly (the group "Float sums"), Vortex + DuckDB and pushdown off must instead both be the exact sum of the values rounded once to the nearest double, computed in BigInt arithmetic (vortex_exact_float_sums: the same float sum in every plan)'],
 ];
 
 function summaryLine(s: Summary): string {

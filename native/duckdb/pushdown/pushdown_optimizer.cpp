@@ -5,6 +5,7 @@
 #include "../sketches.hpp"
 #include "bucket_keys.hpp"
 #include "compressed_materialization.hpp"
+#include "exact_float_sums.hpp"
 #include "duckdb_semantics.hpp"
 #include "grouped_aggregate.hpp"
 #include "pushed_aggregate.hpp"
@@ -19,6 +20,7 @@
 #include "../type_mapping.hpp"
 #include "duckdb/common/types/decimal.hpp"
 #include "duckdb/optimizer/column_binding_replacer.hpp"
+#include "duckdb/planner/operator/logical_cross_product.hpp"
 #include "duckdb/optimizer/optimizer_extension.hpp"
 #include "duckdb/storage/buffer_manager.hpp"
 #include "duckdb/planner/expression/bound_aggregate_expression.hpp"
@@ -318,6 +320,13 @@ bool NativelySupported(const PushedAggregate &a, const LogicalType &stored, cons
 	return false;
 }
 
+//! Adds a reason to what EXPLAIN shows under `Not Pushed` on the scan (each reason once).
+void NoteNotPushed(ScanBindData &scan, const std::string &why) {
+	if (scan.not_pushed.find(why) == std::string::npos) {
+		scan.not_pushed += (scan.not_pushed.empty() ? "" : "; ") + why;
+	}
+}
+
 //! The distinct values a pushed count(DISTINCT x) holds (from zones that keep no list of them)
 //! may take at most this share of DuckDB's memory_limit: DuckDB's own aggregate would hold the
 //! same values in its hash table, but ours are outside its buffer manager.
@@ -365,9 +374,9 @@ bool DistinctFromFiles(ClientContext &context, ScanBindData &scan, const PushedA
 		const double budget =
 		    static_cast<double>(BufferManager::GetBufferManager(context).GetMaxMemory()) / kDistinctMemoryShare;
 		if (values * static_cast<double>(DistinctValueBytes(scan.fields[a.field].type)) > budget) {
-			scan.not_pushed = a.display + ": about " + std::to_string(static_cast<uint64_t>(values)) +
+			NoteNotPushed(scan, a.display + ": about " + std::to_string(static_cast<uint64_t>(values)) +
 			                  " distinct values in zones that keep no list of them, more than the reader holds for it "
-			                  "(a quarter of memory_limit)";
+			                  "(a quarter of memory_limit)");
 			return false;
 		}
 		// Hashing a row costs the reader about what it costs DuckDB's own aggregate over the plain
@@ -375,9 +384,9 @@ bool DistinctFromFiles(ClientContext &context, ScanBindData &scan, const PushedA
 		// per group, every row): pushed only where most rows need no hashing at all.
 		const uint64_t share = words && !grouped ? 2 : 8;
 		if (row_by_row * share > all_rows && SettingEnabled(context, kCostBasedSetting)) {
-			scan.not_pushed = a.display + ": cost: " + std::to_string(row_by_row) + " of its " +
+			NoteNotPushed(scan, a.display + ": cost: " + std::to_string(row_by_row) + " of its " +
 			                  std::to_string(all_rows) +
-			                  " values are in zones that keep no list of their distinct values, so the reader would hash them one by one, no faster than DuckDB's own aggregate";
+			                  " values are in zones that keep no list of their distinct values, so the reader would hash them one by one, no faster than DuckDB's own aggregate");
 			return false;
 		}
 		return true;
@@ -394,12 +403,12 @@ bool DistinctFromFiles(ClientContext &context, ScanBindData &scan, const PushedA
 			sketched = sketched && (s.has_sketch || s.NonNull() == 0);
 		}
 		if (!sketched) {
-			scan.not_pushed = a.display + ": \"" + f.path + "\" keeps no sketches of the column (written before format version 4, or with SKETCHES false)";
+			NoteNotPushed(scan, a.display + ": \"" + f.path + "\" keeps no sketches of the column (written before format version 4, or with SKETCHES false)");
 			return false;
 		}
 		if (prints[a.field] != fingerprint) {
-			scan.not_pushed = a.display + ": \"" + f.path + "\" was written by a DuckDB whose hash of " +
-			                  stored.ToString() + " differs from this one's";
+			NoteNotPushed(scan, a.display + ": \"" + f.path + "\" was written by a DuckDB whose hash of " +
+			                  stored.ToString() + " differs from this one's");
 			return false;
 		}
 	}
@@ -412,8 +421,8 @@ bool DistinctFromFiles(ClientContext &context, ScanBindData &scan, const PushedA
 bool ExactFloatSums(ScanBindData &scan, const std::string &aggregate) {
 	for (auto &f : scan.files) {
 		if (f.meta->version < vtx::kExactFloatSumVersion) {
-			scan.not_pushed = aggregate + ": \"" + f.path + "\" is format version " + std::to_string(f.meta->version) +
-			                  ", whose float sums are rounded (rewrite it with COPY to push float sums)";
+			NoteNotPushed(scan, aggregate + ": \"" + f.path + "\" is format version " + std::to_string(f.meta->version) +
+			                  ", whose float sums are rounded (rewrite it with COPY to push float sums)");
 			return false;
 		}
 	}
@@ -1000,7 +1009,72 @@ void PushGrouped(LogicalAggregate &agg, const Chain &chain, std::vector<GroupKey
 	op = std::move(get);
 }
 
-void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<LogicalOperator> &op,
+bool HasPartialPush(LogicalOperator &op) {
+	if (op.type == LogicalOperatorType::LOGICAL_CROSS_PRODUCT && op.children[0]->type == LogicalOperatorType::LOGICAL_GET &&
+	    op.children[0]->Cast<LogicalGet>().function.name == GetPushedAggregateFunction().name) {
+		return true;
+	}
+	for (auto &child : op.children) {
+		if (HasPartialPush(*child)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+//! A SELECT list of which only some aggregates can be pushed (a float min/max beside sums):
+//! those are answered by the reader as their own one-row scan, the others by DuckDB's aggregate
+//! over the plain scan, and the two rows joined. Only where the pushed part costs next to nothing
+//! (no filter, every zone's statistics answer): otherwise the two would read the same zones twice.
+//! Unused columns are then pruned from the plain scan (RemoveUnusedColumns, after the rewrite).
+void PushPart(Binder &binder, LogicalAggregate &agg, const Chain &chain, unique_ptr<PushedBindData> bind,
+              const std::vector<idx_t> &pushed_at, const std::vector<idx_t> &residual_at,
+              unique_ptr<LogicalOperator> &op, vector<ReplacementBinding> &rebind) {
+	if (!bind->filters.empty() || !bind->expressions.empty() || !bind->file_filters.empty()) {
+		return;
+	}
+	for (auto &f : bind->files) {
+		for (auto &z : f.meta->zones) {
+			for (auto &p : bind->aggregates) {
+				if (p.kind == AggregateKind::COUNT_STAR) {
+					continue;
+				}
+				const bool minmax = p.kind == AggregateKind::MIN || p.kind == AggregateKind::MAX;
+				const bool sum = p.kind == AggregateKind::SUM || p.kind == AggregateKind::AVG;
+				if (!vtx::compute::AggregateState::StatsSuffice(bind->Chunk(z, p.field).stats, minmax, sum,
+				                                                 p.kind == AggregateKind::APPROX_DISTINCT,
+				                                                 p.kind == AggregateKind::COUNT_DISTINCT)) {
+					return;
+				}
+			}
+		}
+	}
+	const idx_t get_index = binder.GenerateTableIndex();
+	const idx_t residual_index = binder.GenerateTableIndex();
+	vector<LogicalType> types;
+	vector<string> names;
+	for (idx_t k = 0; k < pushed_at.size(); k++) {
+		types.push_back(agg.expressions[pushed_at[k]]->return_type);
+		names.push_back(bind->aggregates[k].display);
+		rebind.emplace_back(ColumnBinding(agg.aggregate_index, pushed_at[k]), ColumnBinding(get_index, k));
+	}
+	vector<unique_ptr<Expression>> residual;
+	for (idx_t r = 0; r < residual_at.size(); r++) {
+		residual.push_back(std::move(agg.expressions[residual_at[r]]));
+		rebind.emplace_back(ColumnBinding(agg.aggregate_index, residual_at[r]), ColumnBinding(residual_index, r));
+	}
+	agg.expressions = std::move(residual);
+	agg.aggregate_index = residual_index;
+	auto get = make_uniq<LogicalGet>(get_index, GetPushedAggregateFunction(), std::move(bind), types, names);
+	for (idx_t i = 0; i < types.size(); i++) {
+		get->AddColumnId(i);
+	}
+	get->has_estimated_cardinality = true;
+	get->estimated_cardinality = 1;
+	op = LogicalCrossProduct::Create(std::move(get), std::move(op));
+}
+
+void TryPush(ClientContext &context, Binder &binder, const RulesTable &rules, unique_ptr<LogicalOperator> &op,
              vector<ReplacementBinding> &rebind) {
 	auto &agg = op->Cast<LogicalAggregate>();
 	const bool grouped = !agg.groups.empty();
@@ -1018,59 +1092,57 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 	}
 	// EXPLAIN says, on the scan, which aggregate kept the query from being pushed and why.
 	auto decline = [&](const std::string &why) {
-		auto &note = chain.scan->not_pushed;
-		if (note.find(why) == std::string::npos) {
-			note += (note.empty() ? "" : "; ") + why;
-		}
+		NoteNotPushed(*chain.scan, why);
 	};
 	std::vector<GroupKey> keys;
 	if (grouped && !ResolveKeys(context, chain, agg, keys)) {
 		return;
 	}
 	auto bind = make_uniq<PushedBindData>();
-	for (auto &e : agg.expressions) {
+	// Whether aggregate `e` can be answered by the reader (EXPLAIN says why not).
+	auto consider = [&](unique_ptr<Expression> &e) -> bool {
 		if (e->GetExpressionClass() != ExpressionClass::BOUND_AGGREGATE) {
-			return;
+			return false;
 		}
 		auto &a = e->Cast<BoundAggregateExpression>();
 		const std::string shown_name = a.function.name == "sum_no_overflow" ? std::string("sum") : a.function.name;
 		if (a.filter) {
 			decline(shown_name + "(…) FILTER (WHERE …): an aggregate's own filter is left to DuckDB");
-			return;
+			return false;
 		}
 		if (a.order_bys && !a.order_bys->orders.empty()) {
 			decline(shown_name + "(… ORDER BY …): an ordered aggregate is left to DuckDB");
-			return;
+			return false;
 		}
 		PushedAggregate p;
 		std::string setting;
 		if (!KindOf(a.function.name, a.IsDistinct(), p.kind, setting)) {
 			decline(shown_name + (a.IsDistinct() ? "(DISTINCT …)" : "(…)") + ": not an aggregate the reader answers");
-			return;
+			return false;
 		}
 		if (!SettingEnabled(context, setting)) {
 			decline(shown_name + ": " + setting + " is false");
-			return;
+			return false;
 		}
 		const bool distinct_kind = p.kind == AggregateKind::COUNT_DISTINCT || p.kind == AggregateKind::APPROX_DISTINCT;
 		// Sketches are merged per file, not per group: approx_count_distinct stays DuckDB's under GROUP BY.
 		if (grouped && p.kind == AggregateKind::APPROX_DISTINCT) {
 			decline("approx_count_distinct: not pushed per group (zone sketches are merged for the whole column)");
-			return;
+			return false;
 		}
 		p.result_type = a.return_type;
 		std::string type_key = "*";
 		LogicalType stored = LogicalType::BIGINT;
 		if (p.kind == AggregateKind::COUNT_STAR) {
 			if (!a.children.empty()) {
-				return;
+				return false;
 			}
 			p.display = "count_star()";
 		} else {
 			std::vector<size_t> route;
 			if (a.children.size() != 1 || !ResolveColumn(chain, *a.children[0], p.field, &route)) {
 				decline(shown_name + "(…): its argument is not a plain column of the scan");
-				return;
+				return false;
 			}
 			p.bound_type = a.children[0]->return_type;
 			stored = chain.scan->types[p.field];
@@ -1081,7 +1153,7 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 				StructLeaf leaf;
 				if (grouped || distinct_kind || !LeafOf(*chain.scan, p.field, route, leaf) ||
 				    leaf.logical.InternalType() == PhysicalType::INT128) {
-					return;
+					return false;
 				}
 				stored = leaf.logical;
 				const vtx::ColumnType *t = &chain.scan->fields[p.field].type;
@@ -1103,36 +1175,53 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 		if (float_minmax) {
 			// The rules module's own words (src/rules.ts): never pushed, natively refused too.
 			decline(p.display + ": float min/max is never pushed (DuckDB orders NaN above every number; zone statistics exclude NaN)");
-			return;
+			return false;
 		}
 		if (!rule) {
 			decline(p.display + ": " + shown_name + "(" + type_key + ") is not on the allow-list (src/rules.ts)");
-			return;
+			return false;
 		}
 		if (!SettingEnabled(context, rule->setting)) {
 			decline(p.display + ": " + rule->setting + " is false");
-			return;
+			return false;
 		}
 		if (!NativelySupported(p, stored, *chain.scan)) {
 			decline(p.display + ": not answered from " + stored.ToString() + " zones (its result type or range is not one the reader proves)");
-			return;
+			return false;
 		}
 		if ((p.kind == AggregateKind::SUM || p.kind == AggregateKind::AVG) && IsFloat(stored) &&
 		    !ExactFloatSums(*chain.scan, p.display)) {
-			return;
+			return false;
 		}
 		if (distinct_kind && !DistinctFromFiles(context, *chain.scan, p, stored, grouped)) {
-			return;
+			return false;
 		}
 		// Per-group sums of 128-bit integers would need the no-overflow proof per group.
 		if (grouped && (p.kind == AggregateKind::SUM || p.kind == AggregateKind::AVG) &&
 		    stored.InternalType() == PhysicalType::INT128) {
-			return;
+			return false;
 		}
 		p.skip_nans = rule->skip_nans;
 		p.empty_is_null = rule->empty_is_null;
 		p.non_finite_is_nan = rule->non_finite_is_nan;
 		bind->aggregates.push_back(std::move(p));
+		return true;
+	};
+	std::vector<idx_t> pushed_at, residual_at;
+	for (idx_t i = 0; i < agg.expressions.size(); i++) {
+		const auto leaves = bind->leaves.size();
+		if (consider(agg.expressions[i])) {
+			pushed_at.push_back(i);
+			continue;
+		}
+		bind->leaves.erase(bind->leaves.begin() + static_cast<std::ptrdiff_t>(leaves), bind->leaves.end());
+		if (grouped) {
+			return;
+		}
+		residual_at.push_back(i);
+	}
+	if (pushed_at.empty()) {
+		return;
 	}
 	if (grouped) {
 		// The same filters as the ungrouped path, classified per zone at execution.
@@ -1173,6 +1262,10 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 	}
 	bind->fields = chain.scan->fields;
 	bind->field_types = chain.scan->types;
+	if (!residual_at.empty()) {
+		PushPart(binder, agg, chain, std::move(bind), pushed_at, residual_at, op, rebind);
+		return;
+	}
 
 	vector<LogicalType> types;
 	vector<string> names;
@@ -1189,29 +1282,38 @@ void TryPush(ClientContext &context, const RulesTable &rules, unique_ptr<Logical
 	op = std::move(get);
 }
 
-void Visit(ClientContext &context, const RulesTable &rules, unique_ptr<LogicalOperator> &op,
+void Visit(ClientContext &context, Binder &binder, const RulesTable &rules, unique_ptr<LogicalOperator> &op,
            vector<ReplacementBinding> &rebind) {
 	for (auto &child : op->children) {
-		Visit(context, rules, child, rebind);
+		Visit(context, binder, rules, child, rebind);
 	}
 	if (op->type == LogicalOperatorType::LOGICAL_AGGREGATE_AND_GROUP_BY) {
-		TryPush(context, rules, op, rebind);
+		TryPush(context, binder, rules, op, rebind);
 	}
 }
 
 void Optimize(OptimizerExtensionInput &input, unique_ptr<LogicalOperator> &plan) {
-	if (!input.info || !SettingEnabled(input.context, "vortex_pushdown")) {
+	if (!input.info) {
 		return;
 	}
-	auto &rules = static_cast<const RulesTable &>(*input.info);
-	vector<ReplacementBinding> rebind;
-	Visit(input.context, rules, plan, rebind);
-	if (!rebind.empty()) {
-		ColumnBindingReplacer replacer;
-		replacer.replacement_bindings = std::move(rebind);
-		replacer.VisitOperator(*plan);
-		AbsorbGroupedOrder(input.context, plan);
+	if (SettingEnabled(input.context, "vortex_pushdown")) {
+		auto &rules = static_cast<const RulesTable &>(*input.info);
+		vector<ReplacementBinding> rebind;
+		Visit(input.context, input.optimizer.binder, rules, plan, rebind);
+		if (!rebind.empty()) {
+			ColumnBindingReplacer replacer;
+			replacer.replacement_bindings = std::move(rebind);
+			replacer.VisitOperator(*plan);
+			AbsorbGroupedOrder(input.context, plan);
+			if (HasPartialPush(*plan)) {
+				// The plain scan under a partly pushed SELECT list still reads the columns only
+				// the pushed aggregates used: DuckDB's own pass prunes them.
+				compat::RemoveUnusedColumnsFrom(input.optimizer, *plan);
+			}
+		}
 	}
+	// What was not pushed still sums floats exactly, as the pushed plans do.
+	UseExactFloatSums(input.context, plan);
 }
 
 } // namespace
