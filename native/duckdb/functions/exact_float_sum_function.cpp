@@ -40,23 +40,38 @@ struct ExactFloatOperation {
 			return;
 		}
 		const double nan = std::numeric_limits<double>::quiet_NaN();
-		if (state.nans || (state.pos_inf && state.neg_inf)) {
+		if (state.HasNaN() || (state.HasPosInf() && state.HasNegInf())) {
 			target = nan;
 			return;
 		}
-		if (state.pos_inf || state.neg_inf) {
+		if (state.HasPosInf() || state.HasNegInf()) {
 			// DuckDB's Kahan summation: an infinity makes its error term NaN.
-			target = KAHAN ? nan : state.pos_inf ? std::numeric_limits<double>::infinity()
-			                                     : -std::numeric_limits<double>::infinity();
+			target = KAHAN ? nan : state.HasPosInf() ? std::numeric_limits<double>::infinity()
+			                                          : -std::numeric_limits<double>::infinity();
 			return;
 		}
-		const auto sum = state.Finite();
-		const double rounded = sum.Round();
-		if (KAHAN && std::isinf(rounded)) {
+		// Rounded from the window where it can be, else from the whole exact sum.
+		double sum;
+		vtx::ExactSum exact;
+		bool have_exact = false;
+		if (!state.RoundFast(1, sum)) {
+			exact = state.Finite();
+			have_exact = true;
+			sum = exact.Round();
+		}
+		if (KAHAN && std::isinf(sum)) {
 			target = nan;
 			return;
 		}
-		target = MEAN ? sum.RoundDivided(state.values) : rounded;
+		if (!MEAN) {
+			target = sum;
+			return;
+		}
+		double mean;
+		if (have_exact || !state.RoundFast(state.values, mean)) {
+			mean = (have_exact ? exact : state.Finite()).RoundDivided(state.values);
+		}
+		target = mean;
 	}
 	static bool IgnoreNull() {
 		return true;
@@ -67,10 +82,44 @@ struct ExactFloatOperation {
 	}
 };
 
+//! Ungrouped: a vector's values added at once (CompactFloatSum::AddBatch), not one by one.
+void SimpleUpdate(Vector inputs[], AggregateInputData &, idx_t, data_ptr_t state_p, idx_t count) {
+	auto &state = *reinterpret_cast<CompactFloatSum *>(state_p);
+	UnifiedVectorFormat format;
+	inputs[0].ToUnifiedFormat(count, format);
+	auto data = UnifiedVectorFormat::GetData<double>(format);
+	if (inputs[0].GetVectorType() == VectorType::CONSTANT_VECTOR) {
+		if (format.validity.RowIsValid(0)) {
+			for (idx_t i = 0; i < count; i++) {
+				state.Add(data[0]);
+			}
+		}
+		return;
+	}
+	if (!format.sel->IsSet() && format.validity.AllValid()) {
+		state.AddBatch(data, count);
+		return;
+	}
+	double dense[STANDARD_VECTOR_SIZE];
+	idx_t n = 0;
+	for (idx_t i = 0; i < count; i++) {
+		const auto k = format.sel->get_index(i);
+		if (format.validity.RowIsValid(k)) {
+			dense[n++] = data[k];
+		}
+		if (n == STANDARD_VECTOR_SIZE) {
+			state.AddBatch(dense, n);
+			n = 0;
+		}
+	}
+	state.AddBatch(dense, n);
+}
+
 template <bool KAHAN, bool MEAN>
 AggregateFunction Make(const char *name) {
 	auto f = AggregateFunction::UnaryAggregateDestructor<CompactFloatSum, double, double, ExactFloatOperation<KAHAN, MEAN>>(
 	    LogicalType::DOUBLE, LogicalType::DOUBLE);
+	f.simple_update = SimpleUpdate;
 	f.name = name;
 	// The same answer in any order of rows and merges: DuckDB may reorder its input freely.
 	f.order_dependent = AggregateOrderDependent::NOT_ORDER_DEPENDENT;
