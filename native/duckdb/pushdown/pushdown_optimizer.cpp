@@ -20,6 +20,7 @@
 #include "../type_mapping.hpp"
 #include "duckdb/common/types/decimal.hpp"
 #include "duckdb/optimizer/column_binding_replacer.hpp"
+#include "duckdb/planner/binder.hpp"
 #include "duckdb/planner/operator/logical_cross_product.hpp"
 #include "duckdb/optimizer/optimizer_extension.hpp"
 #include "duckdb/storage/buffer_manager.hpp"
