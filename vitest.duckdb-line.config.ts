@@ -19,6 +19,8 @@ export const DUCKDB_LINE_TESTS = [
   'bind-data-equals',
   'wide-sums',
   'float-sums', // exact float sums (issue 22)
+  'exact-float-sums', // the same float sum in every plan, and SELECT lists pushed in part (issue 55)
+  'cost-model', // pushdown declined where it would cost more; the master switch; EXPLAIN's reasons (issue 54)
   'verification', // pushed plans under PRAGMA verify_serializer and enable_verification (issue 25)
   'expression-filters', // filters the scan takes out of DuckDB's plan (issue 20)
   'bucket-keys', // GROUP BY date_trunc(...) and other bucket functions (issue 20)
