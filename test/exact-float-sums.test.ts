@@ -186,3 +186,32 @@ describe('a SELECT list pushed in part', () => {
     expect((await rows(conn, sql(src))).map((r) => r.map(show))).toEqual((await rows(conn, sql(table))).map((r) => r.map(show)));
   });
 });
+
+describe('constant zones', () => {
+  it('a value repeated over whole zones (constant vectors, added as one product) sums exactly', async () => {
+    const values = [...Array<number>(30000).fill(0.1), ...Array<number>(20000).fill(-3.7e-5), ...Array<number>(10000).fill(1e300), ...Array<number>(10000).fill(-1e300), ...Array<number>(5000).fill(5e-324)];
+    const { src } = await write(values, 'DOUBLE', 5000, 1);
+    for (const threads of [1, 3]) {
+      await conn.run(`SET threads = ${threads}`);
+      const ungrouped = (await rows(conn, `SELECT sum(d), avg(d), fsum(d), favg(d), min(d) FROM ${src}`))[0].slice(0, 4).map(show);
+      expect(ungrouped, `${threads} threads`).toEqual(want(values));
+      const grouped = (await rows(conn, `SELECT k, sum(d), avg(d), fsum(d), favg(d), max(d) FROM ${src} GROUP BY k`))[0].slice(1, 5).map(show);
+      expect(grouped, `${threads} threads`).toEqual(want(values));
+    }
+    await conn.run('RESET threads');
+  });
+
+  it('a float partition key (a constant vector per file, added as one product) sums exactly', async () => {
+    const sub = join(dir, 'float-keys');
+    mkdirSync(sub, { recursive: true });
+    const keys = [0.1, -3.7e-5, 1e300, -1e300, 5e-324];
+    const counts = [7000, 3000, 2500, 2500, 4096];
+    const values = keys.flatMap((k, j) => Array<number>(counts[j]).fill(k));
+    await conn.run(`COPY (SELECT i, p FROM (VALUES ${keys.map((k, j) => `(${literal(k, 'DOUBLE')}, ${counts[j]})`).join(', ')}) v(p, n), range(n) r(i))
+      TO ${sqlString(sub)} (FORMAT vortex, PARTITION_BY (p))`);
+    const src = `read_vortex(${sqlString(join(sub, '*', '*.vtx'))}, hive_partitioning := true, hive_types := {'p': 'DOUBLE'})`;
+    expect(await explain(conn, `SELECT sum(p), min(p) FROM ${src}`)).toContain('vortex_exact_sum');
+    const got = (await rows(conn, `SELECT sum(p), avg(p), fsum(p), favg(p), min(p) FROM ${src}`))[0].slice(0, 4).map(show);
+    expect(got).toEqual(want(values));
+  });
+});

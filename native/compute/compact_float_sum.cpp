@@ -24,18 +24,21 @@ void CompactFloatSum::Flush() {
 	additions = 0;
 }
 
-bool CompactFloatSum::Rebase(uint32_t from) {
-	from = std::min<uint32_t>(from, FloatAccumulator::kLimbs - kWindow);
-	if (!used) {
-		offset = static_cast<uint8_t>(from);
-		std::memset(limb, 0, sizeof(limb));
-		return true;
+bool CompactFloatSum::Cover(uint32_t low, uint32_t top) {
+	// At the lower of the two; an empty window a limb lower where that fits (room for smaller values).
+	uint32_t from = used ? std::min<uint32_t>(offset, low) : low;
+	top = std::max<uint32_t>(top, used ? offset + used : 0);
+	if (!used && low > 0 && top < low + kWindow) {
+		from = low - 1;
 	}
-	if (from > offset || offset + used > from + kWindow) {
+	from = std::min<uint32_t>(from, FloatAccumulator::kLimbs - kWindow);
+	if (low < from || top > from + kWindow) {
 		return false;
 	}
-	const uint32_t shift = offset - from;
-	if (shift) {
+	if (!used) {
+		std::memset(limb, 0, sizeof(limb));
+	} else if (offset > from) {
+		const uint32_t shift = offset - from;
 		std::memmove(limb + shift, limb, used * sizeof(int64_t));
 		std::memset(limb, 0, shift * sizeof(int64_t));
 		used = static_cast<uint8_t>(used + shift);
@@ -49,12 +52,7 @@ void CompactFloatSum::AddSlow(uint64_t magnitude, bool negative, uint32_t positi
 		Flush();
 	}
 	const uint32_t low = position >> 5;
-	// A window that would hold both what it holds and this: start it at the lower of the two (the
-	// lowest limbs leave room above for values up to 2^(32 * (kWindow - 3)) times larger).
-	const uint32_t from = used ? std::min<uint32_t>(offset, low) : (low > 0 ? low - 1 : 0);
-	const uint32_t top = std::max<uint32_t>(used ? offset + used : 0, low + 3);
-	if (top <= std::min<uint32_t>(from + kWindow, FloatAccumulator::kLimbs) && Rebase(from) && low >= offset &&
-	    low + 3 <= offset + kWindow) {
+	if (Cover(low, low + 3)) {
 		AddToWindow(magnitude, negative, position);
 		used = static_cast<uint8_t>(std::max<uint32_t>(used, low + 3 - offset));
 		return;
@@ -65,6 +63,20 @@ void CompactFloatSum::AddSlow(uint64_t magnitude, bool negative, uint32_t positi
 	                    sign * static_cast<int64_t>(static_cast<uint32_t>(shifted >> 32)),
 	                    sign * static_cast<int64_t>(static_cast<uint64_t>(shifted >> 64))};
 	Spill().AddLimbs(three, 3, low, 1);
+}
+
+void CompactFloatSum::AddTimes(double v, uint64_t count) {
+	values += count;
+	Decoded d;
+	if (!count || !Decode(v, d)) {
+		return;
+	}
+	// mantissa < 2^53: up to 2^11 copies make one product below 2^64.
+	for (uint64_t left = count; left > 0;) {
+		const uint64_t k = std::min<uint64_t>(left, uint64_t(1) << 11);
+		AddUnits(d.mantissa * k, d.negative, d.position);
+		left -= k;
+	}
 }
 
 void CompactFloatSum::AddBatch(const double *v, uint64_t n) {
@@ -88,23 +100,18 @@ void CompactFloatSum::AddBatch(const double *v, uint64_t n) {
 			uint64_t bits;
 			std::memcpy(&bits, &v[i], sizeof(bits));
 			const uint32_t biased = static_cast<uint32_t>(bits >> 52) & 0x7ff;
-			uint64_t mantissa = bits & ((uint64_t(1) << 52) - 1);
-			if (biased == 0x7ff) {
-				special |= mantissa ? NAN_SEEN : (bits >> 63) ? NEG_INF : POS_INF;
-				continue;
-			}
-			mantissa |= static_cast<uint64_t>(biased != 0) << 52;
 			const uint32_t e = biased | (biased == 0);
-			const uint32_t below = top - e;
-			if (!fixed || below > 62) {
-				if (mantissa) {
-					AddUnits(mantissa, bits >> 63, e - 1);
+			if (!fixed || biased == 0x7ff || top - e > 62) {
+				Decoded d;
+				if (Decode(v[i], d)) {
+					AddUnits(d.mantissa, d.negative, d.position);
 				}
 				continue;
 			}
+			const uint64_t mantissa = (bits & ((uint64_t(1) << 52) - 1)) | (static_cast<uint64_t>(biased != 0) << 52);
 			const int64_t sign = -static_cast<int64_t>(bits >> 63);
 			const int64_t m = (static_cast<int64_t>(mantissa) ^ sign) - sign;
-			const uint32_t shift = 62 - below;
+			const uint32_t shift = 62 - (top - e);
 			const uint64_t lo = static_cast<uint64_t>(m) << shift;
 			const int64_t hi = (m >> 1) >> (63 - shift); // m >> (64 - shift), also for shift 0
 			total_lo += lo;
@@ -135,17 +142,13 @@ void CompactFloatSum::Combine(const CompactFloatSum &o) {
 	if (!o.used) {
 		return;
 	}
-	if (additions + o.additions < FloatAccumulator::kCarryEvery - 1) {
-		const uint32_t from = used ? std::min(offset, o.offset) : o.offset;
-		const uint32_t top = std::max<uint32_t>(used ? offset + used : 0, o.offset + o.used);
-		if (top <= from + kWindow && Rebase(from)) {
-			for (uint32_t i = 0; i < o.used; i++) {
-				limb[o.offset - offset + i] += o.limb[i];
-			}
-			used = static_cast<uint8_t>(std::max<uint32_t>(used, o.offset + o.used - offset));
-			additions += o.additions;
-			return;
+	if (additions + o.additions < FloatAccumulator::kCarryEvery - 1 && Cover(o.offset, o.offset + o.used)) {
+		for (uint32_t i = 0; i < o.used; i++) {
+			limb[o.offset - offset + i] += o.limb[i];
 		}
+		used = static_cast<uint8_t>(std::max<uint32_t>(used, o.offset + o.used - offset));
+		additions += o.additions;
+		return;
 	}
 	Spill().AddLimbs(o.limb, o.used, o.offset, o.additions);
 }

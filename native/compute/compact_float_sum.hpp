@@ -49,26 +49,28 @@ struct CompactFloatSum {
 
 	void Add(double v) {
 		values++;
-		uint64_t bits;
-		std::memcpy(&bits, &v, sizeof(bits));
-		const uint32_t biased = static_cast<uint32_t>(bits >> 52) & 0x7ff;
-		uint64_t mantissa = bits & ((uint64_t(1) << 52) - 1);
-		if (biased == 0x7ff) {
-			special |= mantissa ? NAN_SEEN : (bits >> 63) ? NEG_INF : POS_INF;
-			return;
+		Decoded d;
+		if (Decode(v, d)) {
+			AddUnits(d.mantissa, d.negative, d.position);
 		}
-		if (biased) {
-			mantissa |= uint64_t(1) << 52;
-		} else if (!mantissa) {
-			return; // ±0
-		}
-		AddUnits(mantissa, bits >> 63, biased ? biased - 1 : 0);
 	}
-	//! `n` doubles at once (no NULLs among them): values of one exponent are added as integers
-	//! first, then each exponent's total once into the window.
+	//! `v` added `count` times: once, as the exact product of its mantissa and `count`.
+	void AddTimes(double v, uint64_t count);
+	//! `n` doubles at once (no NULLs among them): those within 2^62 of the batch's largest are
+	//! summed as 128-bit fixed-point integers, and that total goes to the window once.
 	void AddBatch(const double *v, uint64_t n);
 	//! Adds another state (which is left as it was).
 	void Combine(const CompactFloatSum &o);
+	//! The exact sum of the finite values, rounded once; their mean (of all `values`: call it only
+	//! where no NaN or infinity was added).
+	double Sum() const {
+		double r;
+		return RoundFast(1, r) ? r : Finite().Round();
+	}
+	double Mean() const {
+		double r;
+		return RoundFast(values, r) ? r : Finite().RoundDivided(values);
+	}
 	//! The exact sum of the finite values.
 	ExactSum Finite() const;
 	//! The finite values' exact sum divided by `divisor` (1: the sum itself), rounded once;
@@ -76,6 +78,28 @@ struct CompactFloatSum {
 	bool RoundFast(uint64_t divisor, double &out) const;
 
 private:
+	//! A finite nonzero double as (-1)^negative * mantissa * 2^(position - 1074).
+	struct Decoded {
+		uint64_t mantissa;
+		uint32_t position;
+		bool negative;
+	};
+	//! False for ±0 and for NaN and infinities (noted in `special`).
+	bool Decode(double v, Decoded &d) {
+		uint64_t bits;
+		std::memcpy(&bits, &v, sizeof(bits));
+		const uint32_t biased = static_cast<uint32_t>(bits >> 52) & 0x7ff;
+		const uint64_t fraction = bits & ((uint64_t(1) << 52) - 1);
+		if (biased == 0x7ff) {
+			special |= fraction ? NAN_SEEN : (bits >> 63) ? NEG_INF : POS_INF;
+			return false;
+		}
+		// Subnormals sit at the lowest normal exponent, without the implicit bit.
+		d.mantissa = fraction | (static_cast<uint64_t>(biased != 0) << 52);
+		d.position = biased ? biased - 1 : 0;
+		d.negative = bits >> 63;
+		return d.mantissa != 0;
+	}
 	//! Adds magnitude * 2^(position - 1074), negated if `negative` (magnitude < 2^64).
 	void AddUnits(uint64_t magnitude, bool negative, uint32_t position) {
 		const uint32_t low = position >> 5;
@@ -100,8 +124,8 @@ private:
 	void AddSlow(uint64_t magnitude, bool negative, uint32_t position);
 	//! Moves the window's sum into the spill accumulator and empties the window.
 	void Flush();
-	//! Makes the window cover limbs [from, from + kWindow) if what it holds fits there.
-	bool Rebase(uint32_t from);
+	//! Moves the window so that it covers limbs [low, top) besides what it holds, where that fits.
+	bool Cover(uint32_t low, uint32_t top);
 	FloatAccumulator &Spill();
 };
 

@@ -1,5 +1,7 @@
 #include "distinct_set.hpp"
 
+#include "../format/dictionary_builder.hpp"
+
 #include <cstring>
 
 namespace vtx {
@@ -14,27 +16,6 @@ inline uint64_t Mix(uint64_t x) {
 	x *= 0xc4ceb9fe1a85ec53ULL;
 	x ^= x >> 33;
 	return x;
-}
-
-inline uint64_t RotateLeft(uint64_t x, int r) {
-	return (x << r) | (x >> (64 - r));
-}
-
-//! Eight bytes a step; made odd, so that 0 can mark an empty slot.
-inline uint64_t HashBytes(const char *p, uint32_t len) {
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t(len) * 0xc2b2ae3d27d4eb4fULL);
-	uint32_t i = 0;
-	for (; i + 8 <= len; i += 8) {
-		uint64_t w;
-		std::memcpy(&w, p + i, 8);
-		h = RotateLeft(h ^ (w * 0x87c37b91114253d5ULL), 31) * 0x4cf5ad432745937fULL;
-	}
-	if (i < len) {
-		uint64_t w = 0;
-		std::memcpy(&w, p + i, len - i);
-		h = RotateLeft(h ^ (w * 0x87c37b91114253d5ULL), 31) * 0x4cf5ad432745937fULL;
-	}
-	return Mix(h) | 1;
 }
 
 } // namespace
@@ -158,7 +139,8 @@ void DistinctSet::InsertHashed(uint64_t hash, const char *p, uint32_t len) {
 }
 
 void DistinctSet::InsertBytes(const char *p, uint32_t len) {
-	InsertHashed(HashBytes(p, len), p, len);
+	// The writer's dictionary hash, made odd so that 0 marks an empty slot.
+	InsertHashed(KeyHash<std::string_view>()(std::string_view(p, len)) | 1, p, len);
 }
 
 void DistinctSet::Insert(const std::string &raw) {

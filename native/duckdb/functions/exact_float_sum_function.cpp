@@ -25,9 +25,7 @@ struct ExactFloatOperation {
 	}
 	template <class INPUT_TYPE, class STATE, class OP>
 	static void ConstantOperation(STATE &state, const INPUT_TYPE &input, AggregateUnaryInput &, idx_t count) {
-		for (idx_t i = 0; i < count; i++) {
-			state.Add(static_cast<double>(input));
-		}
+		state.AddTimes(static_cast<double>(input), count);
 	}
 	template <class STATE, class OP>
 	static void Combine(const STATE &source, STATE &target, AggregateInputData &) {
@@ -50,28 +48,12 @@ struct ExactFloatOperation {
 			                                          : -std::numeric_limits<double>::infinity();
 			return;
 		}
-		// Rounded from the window where it can be, else from the whole exact sum.
-		double sum;
-		vtx::ExactSum exact;
-		bool have_exact = false;
-		if (!state.RoundFast(1, sum)) {
-			exact = state.Finite();
-			have_exact = true;
-			sum = exact.Round();
-		}
+		const double sum = state.Sum();
 		if (KAHAN && std::isinf(sum)) {
-			target = nan;
+			target = nan; // a sum beyond the doubles: DuckDB's Kahan error term turns NaN
 			return;
 		}
-		if (!MEAN) {
-			target = sum;
-			return;
-		}
-		double mean;
-		if (have_exact || !state.RoundFast(state.values, mean)) {
-			mean = (have_exact ? exact : state.Finite()).RoundDivided(state.values);
-		}
-		target = mean;
+		target = MEAN ? state.Mean() : sum;
 	}
 	static bool IgnoreNull() {
 		return true;
@@ -90,9 +72,7 @@ void SimpleUpdate(Vector inputs[], AggregateInputData &, idx_t, data_ptr_t state
 	auto data = UnifiedVectorFormat::GetData<double>(format);
 	if (inputs[0].GetVectorType() == VectorType::CONSTANT_VECTOR) {
 		if (format.validity.RowIsValid(0)) {
-			for (idx_t i = 0; i < count; i++) {
-				state.Add(data[0]);
-			}
+			state.AddTimes(data[0], count);
 		}
 		return;
 	}

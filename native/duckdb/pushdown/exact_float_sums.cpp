@@ -45,12 +45,26 @@ bool CarriesFloatColumn(const Expression &e, const FloatColumns &columns) {
 	return columns.count({ref.binding.table_index, ref.binding.column_index}) > 0;
 }
 
-//! The exact stand-in for `function` over `children`, or false.
-bool ExactStandIn(const AggregateFunction &function, const vector<unique_ptr<Expression>> &children,
-                  const LogicalType &result, const FloatColumns &columns, ExactFloatKind &kind) {
-	return ExactFloatKindOf(function.name, kind) && function.arguments.size() == 1 &&
-	       function.arguments[0].id() == LogicalTypeId::DOUBLE && result.id() == LogicalTypeId::DOUBLE &&
-	       children.size() == 1 && CarriesFloatColumn(*children[0], columns);
+//! Puts the exact aggregate in place of DuckDB's `function` where it sums such a column.
+void UseExactWhereFloat(AggregateFunction &function, unique_ptr<FunctionData> &bind_info,
+                        const vector<unique_ptr<Expression>> &children, const LogicalType &result,
+                        const FloatColumns &columns) {
+	ExactFloatKind kind;
+	if (ExactFloatKindOf(function.name, kind) && function.arguments.size() == 1 &&
+	    function.arguments[0].id() == LogicalTypeId::DOUBLE && result.id() == LogicalTypeId::DOUBLE &&
+	    children.size() == 1 && CarriesFloatColumn(*children[0], columns)) {
+		function = GetExactFloatFunction(kind);
+		bind_info = nullptr;
+	}
+}
+
+//! The bindings (table_index, j) of `expressions` that carry such a column.
+void NoteCarried(const vector<unique_ptr<Expression>> &expressions, idx_t table_index, FloatColumns &columns) {
+	for (idx_t j = 0; j < expressions.size(); j++) {
+		if (IsFloatType(expressions[j]->return_type) && CarriesFloatColumn(*expressions[j], columns)) {
+			columns.insert({table_index, j});
+		}
+	}
 }
 
 void FollowFloats(LogicalOperator &op, FloatColumns &columns) {
@@ -77,44 +91,27 @@ void FollowFloats(LogicalOperator &op, FloatColumns &columns) {
 	}
 	case LogicalOperatorType::LOGICAL_PROJECTION: {
 		auto &proj = op.Cast<LogicalProjection>();
-		for (idx_t j = 0; j < proj.expressions.size(); j++) {
-			if (IsFloatType(proj.expressions[j]->return_type) && CarriesFloatColumn(*proj.expressions[j], columns)) {
-				columns.insert({proj.table_index, j});
-			}
-		}
+		NoteCarried(proj.expressions, proj.table_index, columns);
 		break;
 	}
 	case LogicalOperatorType::LOGICAL_AGGREGATE_AND_GROUP_BY: {
 		auto &agg = op.Cast<LogicalAggregate>();
 		for (auto &e : agg.expressions) {
-			if (e->GetExpressionClass() != ExpressionClass::BOUND_AGGREGATE) {
-				continue;
-			}
-			auto &a = e->Cast<BoundAggregateExpression>();
-			ExactFloatKind kind;
-			if (ExactStandIn(a.function, a.children, a.return_type, columns, kind)) {
-				a.function = GetExactFloatFunction(kind);
-				a.bind_info = nullptr;
+			if (e->GetExpressionClass() == ExpressionClass::BOUND_AGGREGATE) {
+				auto &a = e->Cast<BoundAggregateExpression>();
+				UseExactWhereFloat(a.function, a.bind_info, a.children, a.return_type, columns);
 			}
 		}
-		for (idx_t k = 0; k < agg.groups.size(); k++) {
-			if (IsFloatType(agg.groups[k]->return_type) && CarriesFloatColumn(*agg.groups[k], columns)) {
-				columns.insert({agg.group_index, k});
-			}
-		}
+		NoteCarried(agg.groups, agg.group_index, columns);
 		break;
 	}
 	case LogicalOperatorType::LOGICAL_WINDOW: {
-		auto &window = op.Cast<LogicalWindow>();
-		for (auto &e : window.expressions) {
-			if (e->GetExpressionClass() != ExpressionClass::BOUND_WINDOW) {
-				continue;
-			}
-			auto &w = e->Cast<BoundWindowExpression>();
-			ExactFloatKind kind;
-			if (w.aggregate && ExactStandIn(*w.aggregate, w.children, w.return_type, columns, kind)) {
-				w.aggregate = make_uniq<AggregateFunction>(GetExactFloatFunction(kind));
-				w.bind_info = nullptr;
+		for (auto &e : op.Cast<LogicalWindow>().expressions) {
+			if (e->GetExpressionClass() == ExpressionClass::BOUND_WINDOW) {
+				auto &w = e->Cast<BoundWindowExpression>();
+				if (w.aggregate) {
+					UseExactWhereFloat(*w.aggregate, w.bind_info, w.children, w.return_type, columns);
+				}
 			}
 		}
 		break;

@@ -344,25 +344,15 @@ uint64_t DistinctValueBytes(const vtx::ColumnType &type) {
 //! values, and the decoded values of zones that keep none while those fit the memory budget
 //! (estimated from each zone's sketch, else its rows); approx_count_distinct from sketches made
 //! with the very hash of the running DuckDB. Where not, EXPLAIN says why.
-bool DistinctFromFiles(ClientContext &context, ScanBindData &scan, const PushedAggregate &a, const LogicalType &stored,
-                       bool grouped) {
+bool DistinctFromFiles(ClientContext &context, ScanBindData &scan, const PushedAggregate &a, const LogicalType &stored) {
 	if (a.kind == AggregateKind::COUNT_DISTINCT) {
 		double values = 0; // an over-estimate: a value in several zones counts once per zone
-		// Cost: rows hashed one by one, against all the column's rows (DuckDB's plain scan and
-		// hash aggregate). Zones that keep their distinct values cost a few words each.
-		uint64_t row_by_row = 0, all_rows = 0;
-		const auto &type = scan.fields[a.field].type;
-		const bool words = type.ByteWidth() >= 1 && type.ByteWidth() <= 8;
 		for (auto &f : scan.files) {
 			for (auto &z : f.meta->zones) {
 				auto &s = z.chunks[a.field].stats;
-				all_rows += s.NonNull();
 				if (s.NonNull() == 0 || s.has_distinct) {
 					continue;
 				}
-				// Even a dictionary's entries hashed once each (DistinctSet) cost the decode DuckDB's
-				// scan does, and DuckDB's aggregate hashes its dictionary vectors once too.
-				row_by_row += s.NonNull();
 				double zone = static_cast<double>(s.NonNull());
 				if (s.has_sketch) {
 					HyperLogLog hll;
@@ -378,16 +368,6 @@ bool DistinctFromFiles(ClientContext &context, ScanBindData &scan, const PushedA
 			NoteNotPushed(scan, a.display + ": about " + std::to_string(static_cast<uint64_t>(values)) +
 			                  " distinct values in zones that keep no list of them, more than the reader holds for it "
 			                  "(a quarter of memory_limit)");
-			return false;
-		}
-		// Hashing a row costs the reader about what it costs DuckDB's own aggregate over the plain
-		// scan (strings more: DuckDB hands them on as dictionaries or compares inlined prefixes;
-		// per group, every row): pushed only where most rows need no hashing at all.
-		const uint64_t share = words && !grouped ? 2 : 8;
-		if (row_by_row * share > all_rows && SettingEnabled(context, kCostBasedSetting)) {
-			NoteNotPushed(scan, a.display + ": cost: " + std::to_string(row_by_row) + " of its " +
-			                  std::to_string(all_rows) +
-			                  " values are in zones that keep no list of their distinct values, so the reader would hash them one by one, no faster than DuckDB's own aggregate");
 			return false;
 		}
 		return true;
@@ -911,10 +891,11 @@ GroupCost CheapToGroup(ClientContext &context, const ScanBindData &scan, const s
 	                                                                                       : GroupCost::MANY_GROUPS;
 }
 
-//! Rows of `field` a pushed GROUP BY would add to its groups' distinct sets one by one: a zone's
-//! list of distinct values goes to its group whole only where every key is constant in the zone.
-uint64_t DistinctRowsPerGroup(const ScanBindData &scan, idx_t field, const std::vector<GroupKey> &keys,
-                              uint64_t &all) {
+//! Values of `field` a pushed count(DISTINCT) would hash one by one, of `all` non-NULL ones: a
+//! zone's own list of distinct values is taken whole (per group, only where every key is constant
+//! in the zone); every other row is decoded and hashed.
+uint64_t DistinctValuesOneByOne(const ScanBindData &scan, idx_t field, const std::vector<GroupKey> &keys,
+                                uint64_t &all) {
 	uint64_t row_by_row = 0;
 	all = 0;
 	for (auto &f : scan.files) {
@@ -1010,29 +991,16 @@ void PushGrouped(LogicalAggregate &agg, const Chain &chain, std::vector<GroupKey
 	op = std::move(get);
 }
 
-bool HasPartialPush(LogicalOperator &op) {
-	if (op.type == LogicalOperatorType::LOGICAL_CROSS_PRODUCT && op.children[0]->type == LogicalOperatorType::LOGICAL_GET &&
-	    op.children[0]->Cast<LogicalGet>().function.name == GetPushedAggregateFunction().name) {
-		return true;
-	}
-	for (auto &child : op.children) {
-		if (HasPartialPush(*child)) {
-			return true;
-		}
-	}
-	return false;
-}
-
 //! A SELECT list of which only some aggregates can be pushed (a float min/max beside sums):
 //! those are answered by the reader as their own one-row scan, the others by DuckDB's aggregate
 //! over the plain scan, and the two rows joined. Only where the pushed part costs next to nothing
 //! (no filter, every zone's statistics answer): otherwise the two would read the same zones twice.
 //! Unused columns are then pruned from the plain scan (RemoveUnusedColumns, after the rewrite).
-void PushPart(Binder &binder, LogicalAggregate &agg, const Chain &chain, unique_ptr<PushedBindData> bind,
+bool PushPart(Binder &binder, LogicalAggregate &agg, const Chain &chain, unique_ptr<PushedBindData> bind,
               const std::vector<idx_t> &pushed_at, const std::vector<idx_t> &residual_at,
               unique_ptr<LogicalOperator> &op, vector<ReplacementBinding> &rebind) {
 	if (!bind->filters.empty() || !bind->expressions.empty() || !bind->file_filters.empty()) {
-		return;
+		return false;
 	}
 	for (auto &f : bind->files) {
 		for (auto &z : f.meta->zones) {
@@ -1045,7 +1013,7 @@ void PushPart(Binder &binder, LogicalAggregate &agg, const Chain &chain, unique_
 				if (!vtx::compute::AggregateState::StatsSuffice(bind->Chunk(z, p.field).stats, minmax, sum,
 				                                                 p.kind == AggregateKind::APPROX_DISTINCT,
 				                                                 p.kind == AggregateKind::COUNT_DISTINCT)) {
-					return;
+					return false;
 				}
 			}
 		}
@@ -1073,10 +1041,12 @@ void PushPart(Binder &binder, LogicalAggregate &agg, const Chain &chain, unique_
 	get->has_estimated_cardinality = true;
 	get->estimated_cardinality = 1;
 	op = LogicalCrossProduct::Create(std::move(get), std::move(op));
+	return true;
 }
 
+//! `partial`: set where a SELECT list was pushed in part (PushPart).
 void TryPush(ClientContext &context, Binder &binder, const RulesTable &rules, unique_ptr<LogicalOperator> &op,
-             vector<ReplacementBinding> &rebind) {
+             vector<ReplacementBinding> &rebind, bool &partial) {
 	auto &agg = op->Cast<LogicalAggregate>();
 	const bool grouped = !agg.groups.empty();
 	if (agg.grouping_sets.size() > 1 || !agg.grouping_functions.empty() || agg.expressions.empty() ||
@@ -1194,8 +1164,24 @@ void TryPush(ClientContext &context, Binder &binder, const RulesTable &rules, un
 		    !ExactFloatSums(*chain.scan, p.display)) {
 			return false;
 		}
-		if (distinct_kind && !DistinctFromFiles(context, *chain.scan, p, stored, grouped)) {
+		if (distinct_kind && !DistinctFromFiles(context, *chain.scan, p, stored)) {
 			return false;
+		}
+		if (p.kind == AggregateKind::COUNT_DISTINCT && SettingEnabled(context, kCostBasedSetting)) {
+			// Hashing a value costs the reader about what DuckDB's own aggregate over the plain scan
+			// costs (strings more: DuckDB hands them on as dictionaries; per group, every row):
+			// pushed only where the zones' own lists answer nearly all of them (bench/distinct.mjs).
+			uint64_t all = 0;
+			const uint64_t one_by_one = DistinctValuesOneByOne(*chain.scan, p.field, keys, all);
+			const auto width = chain.scan->fields[p.field].type.ByteWidth();
+			const uint64_t share = !grouped && width >= 1 && width <= 8 ? 2 : 8;
+			if (one_by_one * share > all) {
+				decline(p.display + ": cost: " + std::to_string(one_by_one) + " of its " + std::to_string(all) +
+				        " values are in zones that keep no list of their distinct values" +
+				        (grouped ? " or whose group keys vary" : "") +
+				        ", so the reader would hash them one by one, no faster than DuckDB's own aggregate");
+				return false;
+			}
 		}
 		// Per-group sums of 128-bit integers would need the no-overflow proof per group.
 		if (grouped && (p.kind == AggregateKind::SUM || p.kind == AggregateKind::AVG) &&
@@ -1229,17 +1215,6 @@ void TryPush(ClientContext &context, Binder &binder, const RulesTable &rules, un
 		if (!TakeFilters(context, chain, *bind, false)) {
 			return;
 		}
-		for (auto &p : bind->aggregates) {
-			uint64_t all = 0;
-			const uint64_t row_by_row =
-			    p.kind == AggregateKind::COUNT_DISTINCT ? DistinctRowsPerGroup(*chain.scan, p.field, keys, all) : 0;
-			if (row_by_row * 8 > all && SettingEnabled(context, kCostBasedSetting)) {
-				decline(p.display + ": cost: " + std::to_string(row_by_row) + " of its " + std::to_string(all) +
-				        " values would be added to their groups one by one (zones whose keys vary or that keep no "
-				        "list of values), no faster than DuckDB's own aggregate");
-				return;
-			}
-		}
 		uint64_t straddling = 0, total = 0;
 		const auto cost = CheapToGroup(context, *chain.scan, bind->files, bind->filters, keys, straddling, total);
 		if (cost == GroupCost::STRADDLING) {
@@ -1264,7 +1239,7 @@ void TryPush(ClientContext &context, Binder &binder, const RulesTable &rules, un
 	bind->fields = chain.scan->fields;
 	bind->field_types = chain.scan->types;
 	if (!residual_at.empty()) {
-		PushPart(binder, agg, chain, std::move(bind), pushed_at, residual_at, op, rebind);
+		partial = PushPart(binder, agg, chain, std::move(bind), pushed_at, residual_at, op, rebind) || partial;
 		return;
 	}
 
@@ -1284,12 +1259,12 @@ void TryPush(ClientContext &context, Binder &binder, const RulesTable &rules, un
 }
 
 void Visit(ClientContext &context, Binder &binder, const RulesTable &rules, unique_ptr<LogicalOperator> &op,
-           vector<ReplacementBinding> &rebind) {
+           vector<ReplacementBinding> &rebind, bool &partial) {
 	for (auto &child : op->children) {
-		Visit(context, binder, rules, child, rebind);
+		Visit(context, binder, rules, child, rebind, partial);
 	}
 	if (op->type == LogicalOperatorType::LOGICAL_AGGREGATE_AND_GROUP_BY) {
-		TryPush(context, binder, rules, op, rebind);
+		TryPush(context, binder, rules, op, rebind, partial);
 	}
 }
 
@@ -1300,13 +1275,14 @@ void Optimize(OptimizerExtensionInput &input, unique_ptr<LogicalOperator> &plan)
 	if (SettingEnabled(input.context, "vortex_pushdown")) {
 		auto &rules = static_cast<const RulesTable &>(*input.info);
 		vector<ReplacementBinding> rebind;
-		Visit(input.context, input.optimizer.binder, rules, plan, rebind);
+		bool partial = false;
+		Visit(input.context, input.optimizer.binder, rules, plan, rebind, partial);
 		if (!rebind.empty()) {
 			ColumnBindingReplacer replacer;
 			replacer.replacement_bindings = std::move(rebind);
 			replacer.VisitOperator(*plan);
 			AbsorbGroupedOrder(input.context, plan);
-			if (HasPartialPush(*plan)) {
+			if (partial) {
 				// The plain scan under a partly pushed SELECT list still reads the columns only
 				// the pushed aggregates used: DuckDB's own pass prunes them.
 				compat::RemoveUnusedColumnsFrom(input.optimizer, *plan);
