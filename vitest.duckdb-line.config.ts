@@ -2,9 +2,10 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
-// The suite's representative subset, run against another DuckDB line than the dev dependency's
-// (scripts/test-duckdb-line.mjs sets VORTEX_NODE_API_DIR to a directory where that
-// @duckdb/node-api is installed, and builds the addon for it). Add a test file here by name.
+// The suite run against another DuckDB release than the dev dependency's (scripts/test-duckdb-line.mjs
+// sets VORTEX_NODE_API_DIR to a directory where that @duckdb/node-api is installed, and builds the
+// addon for it): this representative subset, or with VORTEX_LINE_FULL=1 (--full) every test file.
+// Add a test file to the subset here by name.
 export const DUCKDB_LINE_TESTS = [
   'duckdb-versions', // loader, version guard, supported lines
   'registration',
@@ -14,7 +15,7 @@ export const DUCKDB_LINE_TESTS = [
   'settings',
   'pushdown-property', // at reduced size (VORTEX_FC_RUNS below)
   'rules',
-  'coherence', // the seed matrix and more through `vtx coherence`: docs/COHERENCE-duckdb-<version>.md
+  'coherence', // the seed matrix and more through `vtx coherence`: docs/COHERENCE.md but for its "Measured on" line
   'changing-files', // prepared statements over rewritten files and globs (issue 9)
   'bind-data-equals',
   'wide-sums',
@@ -62,7 +63,7 @@ export default defineConfig({
   // Every import of @duckdb/node-api, from the tests and from src/, gets that line's package.
   resolve: { alias: [{ find: /^@duckdb\/node-api$/, replacement: nodeApi }] },
   test: {
-    include: DUCKDB_LINE_TESTS.map((name) => `test/${name}.test.ts`),
+    include: process.env.VORTEX_LINE_FULL === '1' ? ['test/**/*.test.ts'] : DUCKDB_LINE_TESTS.map((name) => `test/${name}.test.ts`),
     setupFiles: ['test/setup-duckdb-line.ts'],
     env: { VORTEX_FC_RUNS: process.env.VORTEX_FC_RUNS ?? '10', VORTEX_FC_FILTER_RUNS: process.env.VORTEX_FC_FILTER_RUNS ?? '10' },
     pool: 'forks',

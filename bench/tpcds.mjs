@@ -2,14 +2,14 @@
 // TPC-DS: the 99 queries over .vtx (pushdown on; optionally off), Parquet and DuckDB tables, side
 // by side in one process, modeled on tpch.mjs.
 //   node bench/tpcds.mjs [--sf=1] [--runs=3] [--queries=1,2,3] [--copy-runs=1] [--off]
-// The 24 tables come from bench/tpcds/gen.sh (DuckDB 1.4.4's dsdgen, compiled from the sources of
+// The 24 tables come from bench/tpcds/gen.sh (the dsdgen of the dev dependency's DuckDB, compiled from the sources of
 // a duckdb/duckdb git mirror: DUCKDB_MIRROR, default ../.mirror/duckdb+duckdb/repo beside the project), written
 // once as Parquet into bench/data/tpcds-sf<SF>/. They are loaded into DuckDB tables, and from
 // those the .vtx and the Parquet files that are queried are written in this run (both by the same
 // DuckDB, from the same tables, so sizes and COPY times compare). Each source is a schema of the
 // same table names (views over vortex_scan / read_parquet, or the tables), chosen by search_path,
 // so the query texts are DuckDB's own, unchanged: they are read from the mirror at run time
-// (extension/tpcds/dsdgen/queries/NN.sql at DUCKDB_REF, default v1.4.4), never copied here.
+// (extension/tpcds/dsdgen/queries/NN.sql at DUCKDB_REF, default the dev dependency's tag), never copied here.
 // Every answer is checked against the DuckDB tables' answer, and loosely against DuckDB's
 // published answers (extension/tpcds/dsdgen/answers/sf<SF>/NN.csv in the mirror) if present.
 import { spawnSync } from 'node:child_process';
@@ -23,7 +23,7 @@ const args = parseArgs({ sf: 1, runs: 3, queries: '', copyRuns: 1, off: false, s
 const root = resolve(benchDir, '..');
 // where fetching duckdb/duckdb puts its mirror: beside the project's folder, as ../shared/tpch/gen.sh assumes
 const mirror = process.env.DUCKDB_MIRROR ?? resolve(root, '..', '.mirror', 'duckdb+duckdb', 'repo');
-const ref = process.env.DUCKDB_REF ?? 'v1.4.4';
+const ref = process.env.DUCKDB_REF ?? `v${JSON.parse(readFileSync(new URL('../node_modules/@duckdb/node-api/package.json', import.meta.url), 'utf8')).version.split('-')[0]}`;
 const sf = String(args.sf); // as gen.sh and the answers' folders spell it: 1, 0.01
 const QUERIES = args.queries ? args.queries.split(',').map(Number) : Array.from({ length: 99 }, (_, i) => i + 1);
 for (const n of QUERIES) if (!(Number.isInteger(n) && n >= 1 && n <= 99)) throw new Error(`--queries: no TPC-DS query ${n}`);

@@ -5,7 +5,7 @@
 //   includes       -> include directories (DuckDB's headers are fetched and verified first)
 //   isystem        -> the same as -isystem flags, so DuckDB's headers do not warn in our build
 //   libduckdb      -> the libduckdb shared library that @duckdb/node-bindings loads
-//   version        -> the DuckDB version, e.g. v1.5.5
+//   version        -> the DuckDB version, e.g. vX.Y.Z
 //   version-number -> the same as a number, e.g. 10505 (native/duckdb/duckdb_compat.hpp)
 //   sources        -> the addon's C++ sources
 //   core-sources   -> those of native/format and native/compute (a static library that knows nothing of DuckDB)

@@ -6,7 +6,7 @@
 // the result is then copied to build/duckdb-<version>/Release/ (or, with --prebuild, stripped into
 // prebuilds/<platform>-<arch>/duckdb-<version>/), the places src/native.ts looks.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +34,26 @@ export function crossEnv(arch) {
   return { CC: `${prefix}gcc`, CXX: `${prefix}g++`, LINK: `${prefix}g++`, AR: `${prefix}ar`, STRIP: `${prefix}strip` };
 }
 
+/** Moves build/duckdb-* out of build/ until restore(). */
+function keepBuilds() {
+  const build = join(root, 'build');
+  const aside = join(root, '.cache', `build-kept-${process.pid}`);
+  const moved = existsSync(build) ? readdirSync(build).filter((d) => d.startsWith('duckdb-')) : [];
+  if (moved.length) mkdirSync(aside, { recursive: true });
+  for (const d of moved) renameSync(join(build, d), join(aside, d));
+  return {
+    restore() {
+      if (!moved.length) return;
+      mkdirSync(build, { recursive: true });
+      for (const d of moved) {
+        rmSync(join(build, d), { recursive: true, force: true });
+        renameSync(join(aside, d), join(build, d));
+      }
+      rmSync(aside, { recursive: true, force: true });
+    },
+  };
+}
+
 export async function buildWithGyp({ nodeApi, prebuild = false, arch = targetArch() } = {}) {
   const target = buildTarget(nodeApi);
   const cross = crossEnv(arch);
@@ -47,7 +67,14 @@ export async function buildWithGyp({ nodeApi, prebuild = false, arch = targetArc
   // Node's own headers, when this Node installation carries them, spare node-gyp a download.
   const nodedir = join(dirname(process.execPath), '..');
   if (!process.env.npm_config_nodedir && existsSync(join(nodedir, 'include', 'node', 'node_api.h'))) args.push(`--nodedir=${nodedir}`);
-  execFileSync(process.execPath, [nodeGyp(), ...args], { cwd: root, stdio: 'inherit', env });
+  // `node-gyp rebuild` removes build/ first: the cmake-js builds of other releases kept there
+  // (build/duckdb-<version>/) are moved aside meanwhile.
+  const kept = keepBuilds();
+  try {
+    execFileSync(process.execPath, [nodeGyp(), ...args], { cwd: root, stdio: 'inherit', env });
+  } finally {
+    kept.restore();
+  }
   const built = join(root, 'build', 'Release', 'duckdb_vortex.node');
   const dest = prebuild
     ? join(root, 'prebuilds', `${process.platform}-${arch}`, `duckdb-${target.duckdb}`, 'duckdb_vortex.node')

@@ -5,7 +5,7 @@
 // release it runs in. scripts/duckdb-lines.json lists the releases this package supports.
 //
 // Target: the @duckdb/node-api installed next to the package, or DUCKDB_VORTEX_NODE_API=<version>
-// (e.g. 1.5.5-r.5; that node-api is then installed into the git-ignored .cache/ to link against).
+// (e.g. X.Y.Z-r.N; that node-api is then installed into the git-ignored .cache/ to link against).
 //
 // Headers: the C++ headers of DuckDB's source at the matching tag, verified before use against
 // the sha256 pinned in duckdb-lines.json and extracted into the git-ignored .cache/. Only
@@ -16,7 +16,7 @@
 //   - DUCKDB_VORTEX_HEADERS: a checkout of DuckDB's source at the tag, a source or headers
 //     archive (.tar.gz), or a directory holding duckdb-<version>-headers.tar.gz (offline builds);
 //   - DUCKDB_VORTEX_SOURCE_URL: the URL of a source archive (https:// or file://; `{version}` is
-//     replaced by e.g. 1.5.5);
+//     replaced by the release, X.Y.Z);
 //   - the line's default: the `duckdb` npm package for 1.4.x (npm pack, sha512-verified: it
 //     ships DuckDB's source), else DuckDB's tag archive (headers.url).
 // Nothing is downloaded when a verified extraction is already in .cache/, and scripts/install.mjs
@@ -36,14 +36,14 @@ export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const LINES = JSON.parse(readFileSync(join(root, 'scripts', 'duckdb-lines.json'), 'utf8')).lines;
 const log = (m) => process.stderr.write(`[duckdb-headers] ${m}\n`);
 
-/** "1.5.5-r.5", "v1.5.5" -> "1.5.5" */
+/** "X.Y.Z-r.N", "vX.Y.Z" -> "X.Y.Z" */
 export function duckdbOf(version) {
   const m = /(\d+)\.(\d+)\.(\d+)/.exec(version);
   if (!m) throw new Error(`duckdb-vortex: cannot read a DuckDB version from "${version}"`);
   return `${m[1]}.${m[2]}.${m[3]}`;
 }
 
-/** 1.5.5 -> 10505 (for the compatibility header's #if). */
+/** X.Y.Z -> X*10000 + Y*100 + Z, e.g. 10203 for 1.2.3 (for the compatibility header's #if). */
 export function versionNumber(duckdb) {
   const [a, b, c] = duckdb.split('.').map(Number);
   return a * 10000 + b * 100 + c;
@@ -75,7 +75,10 @@ export function buildTarget(nodeApi = process.env.DUCKDB_VORTEX_NODE_API || inst
     throw new Error(`duckdb-vortex: @duckdb/node-api is not installed, so there is no DuckDB to build for. ` +
       `Install one of ${supportedText()}, or set DUCKDB_VORTEX_NODE_API to a @duckdb/node-api version.`);
   }
-  const duckdb = duckdbOf(nodeApi);
+  // A listed node-api names its release (ready for a node-api whose version is not DuckDB's); else
+  // node-api's versions so far begin with DuckDB's.
+  const listed = LINES.find((l) => l.nodeApi === nodeApi || Object.values(l.platforms ?? {}).some((p) => p?.nodeApi === nodeApi));
+  const duckdb = listed?.duckdb ?? duckdbOf(nodeApi);
   return { nodeApi, duckdb, line: LINES.find((l) => l.duckdb === duckdb) };
 }
 
@@ -112,6 +115,21 @@ export function ensureNodeApi(nodeApi) {
 const LIBDUCKDB = { darwin: 'libduckdb.dylib', win32: 'duckdb.lib' };
 
 /**
+ * `name` in `dir`, or the versioned file beside it: some node-bindings releases ship libduckdb.so.<major>.<minor> (its
+ * SONAME, which the addon then records too, so that it binds to the library duckdb.node loaded).
+ */
+function sharedLibrary(dir, name) {
+  if (existsSync(join(dir, name))) return join(dir, name);
+  let versioned = [];
+  try {
+    versioned = readdirSync(dir).filter((f) => f.startsWith(`${name}.`)).sort();
+  } catch {
+    // no such folder: the caller reports the missing library
+  }
+  return join(dir, versioned[0] ?? name);
+}
+
+/**
  * The libduckdb shared library shipped by @duckdb/node-bindings-<platform>-<arch> next to that
  * node-api. For another CPU (cross builds) the platform package, which npm installs only on its
  * own CPU, is unpacked from the registry into .cache/ (npm pack, integrity checked by npm).
@@ -123,11 +141,11 @@ export function libduckdbPath(nodeApi, arch = targetArch()) {
   const platformPkg = `@duckdb/node-bindings-${process.platform}-${arch}`;
   const name = LIBDUCKDB[process.platform] ?? 'libduckdb.so';
   if (arch === process.arch) {
-    return join(dirname(createRequire(join(bindings, 'package.json')).resolve(`${platformPkg}/package.json`)), name);
+    return sharedLibrary(dirname(createRequire(join(bindings, 'package.json')).resolve(`${platformPkg}/package.json`)), name);
   }
   const version = JSON.parse(readFileSync(join(bindings, 'package.json'), 'utf8')).version;
   const dir = join(root, '.cache', `node-bindings-${process.platform}-${arch}-${version}`);
-  const lib = join(dir, 'package', name);
+  let lib = sharedLibrary(join(dir, 'package'), name);
   if (!existsSync(lib)) {
     log(`npm pack ${platformPkg}@${version} into ${dir} (libduckdb for ${arch})`);
     rmSync(dir, { recursive: true, force: true });
@@ -136,6 +154,7 @@ export function libduckdbPath(nodeApi, arch = targetArch()) {
       encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], shell: process.platform === 'win32',
     });
     tar.x({ file: join(dir, JSON.parse(out)[0].filename), cwd: dir, sync: true });
+    lib = sharedLibrary(join(dir, 'package'), name);
     if (!existsSync(lib)) throw new Error(`duckdb-vortex: ${platformPkg}@${version} holds no ${name}`);
   }
   return lib;
@@ -241,21 +260,48 @@ async function fromArchive(duckdb, line, archive, what) {
   mkdirSync(join(root, '.cache'), { recursive: true });
   const work = mkdtempSync(join(root, '.cache', 'tmp-headers-'));
   try {
-    const wanted = new RegExp(`(^|/)(${HEADER_DIRS.map((d) => d.replace('/', '\\/')).join('|')})/`);
-    try {
-      await tar.x({
-        file: archive, cwd: work, strict: true,
-        filter: (path, entry) => entry.type !== 'Directory' && wanted.test(path) && HEADER_FILE.test(path),
-      });
-    } catch (e) {
-      throw new Error(`duckdb-vortex: ${what} is not a readable .tar.gz source archive (${e.message})`);
-    }
+    await extractHeaders(archive, work, what);
     const top = findTop(work);
     if (!top) throw new Error(`duckdb-vortex: ${what} holds no <top>/src/include/duckdb.hpp: it is not a DuckDB source archive`);
     const digest = verifyTree(duckdb, line, top, what);
     return install(duckdb, top, digest);
   } finally {
     rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The tree digest of DuckDB's source given as a checkout (a folder holding src/include, or its
+ * parent) or a .tar.gz archive (a tag archive or a headers-only tarball): what duckdb-lines.json pins.
+ */
+export async function sourceDigest(source) {
+  if (statSync(source).isDirectory()) {
+    const top = findTop(source);
+    if (!top) throw new Error(`duckdb-vortex: ${source} holds no src/include/duckdb.hpp: it is not DuckDB's source`);
+    return treeDigest(top);
+  }
+  mkdirSync(join(root, '.cache'), { recursive: true });
+  const work = mkdtempSync(join(root, '.cache', 'tmp-digest-'));
+  try {
+    await extractHeaders(source, work, source);
+    const top = findTop(work);
+    if (!top) throw new Error(`duckdb-vortex: ${source} holds no <top>/src/include/duckdb.hpp: it is not a DuckDB source archive`);
+    return treeDigest(top);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Extracts only the header files of HEADER_DIRS from a source archive into `work`. */
+async function extractHeaders(archive, work, what) {
+  const wanted = new RegExp(`(^|/)(${HEADER_DIRS.map((d) => d.replace('/', '\\/')).join('|')})/`);
+  try {
+    await tar.x({
+      file: archive, cwd: work, strict: true,
+      filter: (path, entry) => entry.type !== 'Directory' && wanted.test(path) && HEADER_FILE.test(path),
+    });
+  } catch (e) {
+    throw new Error(`duckdb-vortex: ${what} is not a readable .tar.gz source archive (${e.message})`);
   }
 }
 
@@ -335,6 +381,17 @@ async function fromEnvHeaders(duckdb, line, source) {
 }
 
 /**
+ * In a development checkout (not an installed package), a folder of header tarballs beside it,
+ * ../shared/duckdb-headers/duckdb-<version>-headers.tar.gz, stands in for the download: machines
+ * that reach the npm registry but not GitHub keep DuckDB's headers there. Verified like any source.
+ */
+function offlineMirror(duckdb) {
+  if (root.split(/[\\/]/).includes('node_modules')) return null;
+  const dir = resolve(root, '..', 'shared', 'duckdb-headers');
+  return existsSync(join(dir, `duckdb-${duckdb}-headers.tar.gz`)) ? dir : null;
+}
+
+/**
  * Include directories for DuckDB `duckdb` (default: the build target), fetching and verifying
  * the headers first.
  */
@@ -348,6 +405,8 @@ export async function ensureHeaders(duckdb = buildTarget().duckdb) {
     top = await fromEnvHeaders(duckdb, line, resolve(env));
   }
   if (!top) top = cachedTree(duckdb, line);
+  const mirror = top ? null : offlineMirror(duckdb);
+  if (mirror) top = await fromEnvHeaders(duckdb, line, mirror);
   const url = process.env.DUCKDB_VORTEX_SOURCE_URL;
   if (!top && url) top = await fromUrl(duckdb, line, url.replaceAll('{version}', duckdb));
   else if (!top && line?.headers.npm) top = await fromNpm(duckdb, line);

@@ -83,7 +83,7 @@ try {
   if (!nodeApi) {
     log(`no @duckdb/node-api is installed next to duckdb-vortex, so there is nothing to build now; ` +
       `registerVortex picks the binary for the one your service installs. Supported: ${support.supportedText()}. ` +
-      `Install one, e.g. npm install @duckdb/node-api@${support.lines[support.lines.length - 1].nodeApi}`);
+      `Install one, e.g. npm install --save-exact @duckdb/node-api@${support.lines[support.lines.length - 1].nodeApi}`);
     process.exit(0);
   }
   const target = buildTarget(nodeApi);

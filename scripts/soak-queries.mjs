@@ -14,7 +14,7 @@
 //
 // Uses the built package (dist/ and the addon; VORTEX_ADDON_PATH selects another build). Loaded
 // with require, so that the other DuckDB line runs it too:
-//   VORTEX_NODE_API_DIR=.cache/node-api-1.5.5-r.5 node -r ./scripts/with-node-api.cjs scripts/soak-queries.mjs
+//   VORTEX_NODE_API_DIR=.cache/node-api-<its version> node -r ./scripts/with-node-api.cjs scripts/soak-queries.mjs
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';

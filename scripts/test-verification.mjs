@@ -5,7 +5,7 @@
 // must survive all of that (issue 25).
 //   node scripts/test-verification.mjs [--line <duckdb version>] [--full] [vitest args]
 // Without --full, the property tests run a seeded subset (what .ci/run runs); --line runs on
-// another DuckDB line through scripts/test-duckdb-line.mjs (e.g. --line 1.5.5).
+// another DuckDB line through scripts/test-duckdb-line.mjs (--line X.Y.Z).
 // Not here: test/float-sums.test.ts, whose pushed sums are by design the exact ones, which
 // DuckDB's verifier compares with its own sums rounded in row order.
 import { spawnSync } from 'node:child_process';

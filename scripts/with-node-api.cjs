@@ -1,7 +1,7 @@
 // Preload (node -r ./scripts/with-node-api.cjs ...) that makes every require('@duckdb/node-api')
-// load the one installed in VORTEX_NODE_API_DIR, e.g. .cache/node-api-1.5.5-r.5 (see
+// load the one installed in VORTEX_NODE_API_DIR, e.g. .cache/node-api-X.Y.Z-r.N (see
 // scripts/test-duckdb-line.mjs): runs the CLI against another DuckDB line, e.g.
-//   VORTEX_NODE_API_DIR=.cache/node-api-1.5.5-r.5 node -r ./scripts/with-node-api.cjs dist/cli/main.js coherence
+//   VORTEX_NODE_API_DIR=.cache/node-api-X.Y.Z-r.N node -r ./scripts/with-node-api.cjs dist/cli/main.js coherence
 const Module = require('node:module');
 const path = require('node:path');
 

@@ -39,7 +39,7 @@ export function connectionHandle(conn: unknown, caller: string): unknown {
   return o.connection;
 }
 
-/** The DuckDB release behind `conn`, as DuckDB reports it (e.g. "v1.5.5"): that of the service's copy of node-api. */
+/** The DuckDB release behind `conn`, as DuckDB reports it (e.g. "vX.Y.Z"): that of the service's copy of node-api. */
 export async function duckdbVersionOf(conn: DuckDBConnectionLike): Promise<string> {
   const reader = await conn.runAndReadAll('SELECT version()');
   const v = reader.getRows()[0]?.[0];

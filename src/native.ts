@@ -32,7 +32,7 @@ export function supportedDuckDB(root = packageRoot): DuckDBLine[] {
 }
 
 /**
- * Where the addon built for DuckDB `duckdb` (e.g. "1.5.5") may be, in order: a local build
+ * Where the addon built for DuckDB `duckdb` (e.g. "X.Y.Z") may be, in order: a local build
  * (npm run build:native, or the node-gyp fallback of npm install), then the prebuilt binary.
  */
 export function addonCandidates(duckdb: string, root = packageRoot): string[] {
@@ -62,7 +62,7 @@ export function availableBinaries(root = packageRoot): string[] {
 }
 
 /**
- * The binary built for the DuckDB the service's connection runs (e.g. "v1.4.4"). DuckDB's C++ API
+ * The binary built for the DuckDB the service's connection runs (e.g. "vX.Y.Z"). DuckDB's C++ API
  * has no ABI stability, so only an exact match is loaded. A DuckDB with no supported line gets the
  * one error (scripts/support.cjs: the version found, those supported, the command that pins one);
  * a supported one without a binary here says how to build it.

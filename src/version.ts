@@ -1,4 +1,4 @@
-/** Normalizes "v1.4.4", "1.4.4-dev12" or "v1.4.4 (abc)" to "1.4.4". */
+/** Normalizes "vX.Y.Z", "X.Y.Z-dev12" or "vX.Y.Z (abc)" to "X.Y.Z". */
 export function normalizeVersion(v: string): string {
   const m = /(\d+)\.(\d+)\.(\d+)/.exec(v);
   if (!m) throw new Error(`duckdb-vortex: cannot read a DuckDB version from "${v}"`);

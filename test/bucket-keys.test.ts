@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { answerText, explain, openDb, referenceText, sqlString, tempDir } from './helpers';
+import { answerText, dateTruncKeysPushed, explain, openDb, referenceText, sqlString, tempDir } from './helpers';
 
 // GROUP BY bucket functions of a column, answered inside the reader (issue 20): date_trunc,
 // time_bucket (with an offset or origin), casts to DATE and TIMESTAMP, year, integer division.
@@ -60,9 +60,14 @@ const WHERE = ['', "WHERE region IN ('eu', 'us')", "WHERE ts >= TIMESTAMP '2024-
 const dir = tempDir('vtx-bucket-');
 let conn: DuckDBConnection;
 let run = 0;
+/** False on DuckDB releases whose date_trunc keys the reader leaves to DuckDB (helpers.ts dateTruncKeysPushed). */
+let DATE_TRUNC_PUSHED = true;
+/** Whether a plan grouping on `key` is expected pushed on this DuckDB (for the keys below, which are all pushable). */
+const keyPushable = (key: string) => DATE_TRUNC_PUSHED || !key.includes('date_trunc');
 
 beforeAll(async () => {
   ({ conn } = await openDb());
+  DATE_TRUNC_PUSHED = await dateTruncKeysPushed(conn);
   // The pushed paths themselves are under test: pushed wherever the rules allow, even where the
   // cost model would leave the query to DuckDB (test/cost-model.test.ts tests that decision).
   await conn.run('SET vortex_pushdown_cost_based = false');
@@ -112,7 +117,7 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
               const isPushed = plan.includes('Pushed Groups');
               pushed += isPushed ? 1 : 0;
               // (A filter the statistics prove empty leaves DuckDB an empty plan: nothing to push.)
-              if (key.clustered && rows >= 1000 && zone >= 2048 && !key.sql.includes('tz') && !isPushed && !plan.includes('EMPTY_RESULT')) {
+              if (key.clustered && keyPushable(key.sql) && rows >= 1000 && zone >= 2048 && !key.sql.includes('tz') && !isPushed && !plan.includes('EMPTY_RESULT')) {
                 clusteredNotPushed.push(sql(src));
               }
             }
@@ -139,7 +144,7 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
     for (const key of ["date_trunc('hour', ts)", "time_bucket(INTERVAL '2 hours', ts, INTERVAL '17 minutes')",
       'ts::DATE', 'n // 1000', 'n // 900']) {
       const sql = (from: string) => `SELECT ${key} AS k, count(*), sum(x) FROM ${from} GROUP BY k ORDER BY k`;
-      expect(await explain(conn, sql(sqlString(file))), key).toContain('Pushed Groups');
+      if (keyPushable(key)) expect(await explain(conn, sql(sqlString(file))), key).toContain('Pushed Groups');
       expect(await answerText(conn, sql(sqlString(file))), key).toBe(await referenceText(conn, sql('sorted_events')));
     }
     // With a second key, or with a NULL in the zone, keys are written per row: each sorted,
@@ -150,7 +155,7 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
     await conn.run(`COPY (SELECT * FROM sorted_nulls ORDER BY i) TO ${sqlString(nulls)} (FORMAT vortex, ROW_GROUP_SIZE 50000)`);
     for (const key of ["date_trunc('hour', ts), g", "date_trunc('hour', ts)"]) {
       const sql = (from: string) => `SELECT ${key}, count(*), sum(x) FROM ${from} GROUP BY ALL ORDER BY ALL`;
-      expect(await explain(conn, sql(sqlString(nulls))), key).toContain('Pushed Groups');
+      if (keyPushable(key)) expect(await explain(conn, sql(sqlString(nulls))), key).toContain('Pushed Groups');
       expect(await answerText(conn, sql(sqlString(nulls))), key).toBe(await referenceText(conn, sql('sorted_nulls')));
     }
     // A range on the sorted column leaves one run of rows in each zone it straddles: the keys of
@@ -160,16 +165,18 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
         (SELECT ts FROM sorted_events WHERE i = ${hi})::VARCHAR`)).getRowsJS()[0].map(String);
       const sql = (src: string) => `SELECT date_trunc('hour', ts) AS k, count(*), sum(x), min(i), max(i) FROM ${src}
         WHERE ts >= TIMESTAMP '${from}' AND ts <= TIMESTAMP '${to}' GROUP BY k ORDER BY k`;
-      expect(await explain(conn, sql(sqlString(file))), `${lo}..${hi}`).toContain('Pushed Groups');
+      if (DATE_TRUNC_PUSHED) expect(await explain(conn, sql(sqlString(file))), `${lo}..${hi}`).toContain('Pushed Groups');
       expect(await answerText(conn, sql(sqlString(file))), `${lo}..${hi}`).toBe(await referenceText(conn, sql('sorted_events')));
     }
   });
 
   it('shows the bucket in EXPLAIN, answers from statistics where a zone holds one bucket, and has a switch', async () => {
     const { table, src } = await write(3, 200000, 10000);
-    const sql = (from: string) => `SELECT date_trunc('day', ts) AS day, count(*), sum(x) FROM ${from} GROUP BY day ORDER BY day`;
+    // time_bucket where DuckDB groups date_trunc itself: the same buckets, the same display.
+    const bucket = DATE_TRUNC_PUSHED ? "date_trunc('day', ts)" : "time_bucket(INTERVAL '1 day', ts)";
+    const sql = (from: string) => `SELECT ${bucket} AS day, count(*), sum(x) FROM ${from} GROUP BY day ORDER BY day`;
     const plan = (await explain(conn, sql(src))).replace(/[\s│]+/g, ' ');
-    expect(plan).toMatch(/Pushed Groups: date_trunc\('day', ts\)/);
+    expect(plan).toMatch(DATE_TRUNC_PUSHED ? /Pushed Groups: date_trunc\('day', ts\)/ : /Pushed Groups: time_bucket\(/);
     expect(plan).toMatch(/Pushed Order/);
     expect(await answerText(conn, sql(src))).toBe(await referenceText(conn, sql(table)));
     await conn.run('SET vortex_pushdown_expressions = false');
@@ -343,7 +350,7 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
         pushed += (await explain(conn, sql(src))).includes('Pushed Groups') ? 1 : 0;
       }
     }
-    expect(pushed).toBe(keys.length * wheres.length);
+    expect(pushed).toBe(keys.filter(keyPushable).length * wheres.length);
     // A dictionary-coded key whose values an aggregate also reads.
     for (const where of wheres) {
       const sql = (from: string) => `SELECT t, w, count(*), max(t), min(w), sum(x) FROM ${from} ${where} GROUP BY ALL ORDER BY ALL`;
@@ -380,6 +387,7 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
       [2_000n, ['millisecond(ts)', "date_trunc('second', ts)"]],
     ];
     let pushed = 0;
+    let leftToDuckDB = 0;
     let filtered = 0;
     // The same fields as filters (kernel_filter.hpp): comparisons, BETWEEN, IN, AND and OR, with
     // constants among the values the zone's rows take.
@@ -416,6 +424,7 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
         const sql = (from: string) => `SELECT k::VARCHAR AS k, c, s FROM (SELECT ${key} AS k, count(*) AS c, sum(x) AS s FROM ${from} GROUP BY k) ORDER BY k`;
         expect(await answerText(conn, sql(sqlString(file))), `${key} within ${spread} µs`).toBe(await referenceText(conn, sql(table)));
         pushed += (await explain(conn, sql(sqlString(file)))).includes('Pushed Groups') ? 1 : 0;
+        leftToDuckDB += keyPushable(key) ? 0 : 1;
         await sameFiltered(key, table, sqlString(file));
       }
     }
@@ -436,7 +445,7 @@ describe('GROUP BY bucket functions, answered in the reader', () => {
       pushed += (await explain(conn, sql(sqlString(dateFile)))).includes('Pushed Groups') ? 1 : 0;
       await sameFiltered(key, dates, sqlString(dateFile));
     }
-    expect(pushed).toBeGreaterThanOrEqual(30);
+    expect(pushed).toBeGreaterThanOrEqual(30 - leftToDuckDB);
   }, 600_000);
 
   it('sums runs of values at the ends of their types exactly (each run summed in 32-bit halves)', async () => {

@@ -8,7 +8,7 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSyn
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDb, rows, sqlString, tempDir } from './helpers';
-import { viteNodeCli, workerDir } from './workers/spawn';
+import { viteNodeArgs, workerDir } from './workers/spawn';
 
 const dir = tempDir('vtx-copy-errors-');
 
@@ -82,7 +82,7 @@ describe('COPY error paths', () => {
     const target = join(sub, 't.vtx');
     const log = join(dir, 'strace.log');
     const r = spawnSync('strace', ['-f', '-qq', '-y', '-o', log, '-e', 'trace=openat,open,rename,renameat,renameat2,fsync,fdatasync',
-      process.execPath, viteNodeCli(), join(workerDir, 'copy-worker.ts'), '--', target, '1000', '1'], { encoding: 'utf8', timeout: 120_000 });
+      process.execPath, ...viteNodeArgs(), join(workerDir, 'copy-worker.ts'), '--', target, '1000', '1'], { encoding: 'utf8', timeout: 120_000 });
     expect(r.status, r.stderr).toBe(0);
     const lines = readFileSync(log, 'utf8').split('\n');
     const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -4,23 +4,28 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { answerText, explain, openDb, sqlString, tempDir } from './helpers';
+import { DEV, NEWEST } from './lines';
 import type { DuckDBConnection } from '@duckdb/node-api';
 
 // Files written under one DuckDB line are read under the other (issue 21): their sketches were
 // made with the writer's hash, and are used only where the reader's DuckDB hashes alike (the
 // fingerprint in the footer); distinct counts and every other answer are the reader's DuckDB's.
-// The other line's DuckDB runs in a child process: the 1.4.4 dev dependency from 1.5.5, or the
-// 1.5.5 installation the line's tests use (.cache/node-api-1.5.5-r.5) from 1.4.4, when built.
+// The other line's DuckDB runs in a child process: the newest release of another minor line than
+// this one (test/lines.ts), the dev dependency's where it is one, else the installation that line's
+// tests use (.cache/node-api-<version>), when built.
 
 const root = join(__dirname, '..');
 const here = version().replace(/^v/, '');
+const minor = (v: string): string => v.split('.').slice(0, 2).join('.');
+const otherLine = minor(DEV.duckdb) !== minor(here) ? DEV : NEWEST.filter((l) => minor(l.duckdb) !== minor(here)).pop()!;
 // VORTEX_ADDON_PATH is cleared: a build selected for this line (the sanitizer run's) cannot load
 // under the other line's DuckDB; the child finds the other line's own build.
-const other = here === '1.4.4'
-  ? { duckdb: '1.5.5', env: { VORTEX_NODE_API_DIR: join(root, '.cache', 'node-api-1.5.5-r.5'), VORTEX_ADDON_PATH: '' } }
-  : { duckdb: '1.4.4', env: { VORTEX_NODE_API_DIR: '', VORTEX_ADDON_PATH: '' } };
+const other = {
+  duckdb: otherLine.duckdb,
+  env: { VORTEX_NODE_API_DIR: otherLine === DEV ? '' : join(root, '.cache', `node-api-${otherLine.nodeApi}`), VORTEX_ADDON_PATH: '' },
+};
 // Only a finished cmake-js build: prebuilds/ may be being written by the packaging test meanwhile.
-// In CI the 1.5.5 subset runs this with the 1.4.4 build; locally both directions run.
+// In CI a line's suite runs this with the dev line's build; locally both directions run.
 const otherBuilt = existsSync(join(root, 'build', `duckdb-${other.duckdb}`, 'Release', 'duckdb_vortex.node'));
 const otherInstalled = !other.env.VORTEX_NODE_API_DIR || existsSync(other.env.VORTEX_NODE_API_DIR);
 
@@ -65,13 +70,13 @@ describe.skipIf(!otherBuilt || !otherInstalled)(`files written by DuckDB ${other
   ])('%s: pushed, and equal to this DuckDB on the same rows', async (sql) => {
     const want = await answerText(conn, sql.replace('SRC', 't'));
     expect(await answerText(conn, sql.replace('SRC', sqlString(file)))).toBe(want);
-    // DuckDB 1.4.4 and 1.5.5 hash alike: the other line's sketches are used.
+    // DuckDB's 1.4 and 1.5 lines hash alike: the other line's sketches are used.
     expect(await explain(conn, sql.replace('SRC', sqlString(file)))).toContain('Pushed');
   });
 });
 
 // DuckDB 1.4 has no GEOMETRY: a column DuckDB 1.5 wrote reads as its WKB, as GeoParquet does there.
-describe.skipIf(here !== '1.4.4' || !otherBuilt || !otherInstalled)('a GEOMETRY column written by DuckDB 1.5.5, read by DuckDB 1.4.4', () => {
+describe.skipIf(minor(here) !== '1.4' || minor(other.duckdb) !== '1.5' || !otherBuilt || !otherInstalled)(`a GEOMETRY column written by DuckDB ${other.duckdb}, read by DuckDB ${here}`, () => {
   it('reads as its WKB BLOB, value for value, and counts from statistics', async () => {
     ({ conn } = await openDb());
     const file = join(dir, 'geometry.vtx');

@@ -95,7 +95,7 @@ describe.runIf(hasGeometry)('GEOMETRY on DuckDB 1.5', () => {
       `h IN ('POLYGON((0 0, 1 0, 1 1, 0 0))'::GEOMETRY, 'POINT Z(1 1 1)'::GEOMETRY)`,
       `g::VARCHAR LIKE 'POINT EMPTY%'`,
     ]) {
-      // Against the table's rows without its statistics: DuckDB 1.5.5 proves `h IN (...)` empty from
+      // Against the table's rows without its statistics: DuckDB 1.5 proves `h IN (...)` empty from
       // a table's (or a Parquet file's) GEOMETRY statistics, though 2,001 rows match (its own
       // `h = ...` finds them). The scan gives DuckDB no GEOMETRY statistics.
       const q = (from: string) => `SELECT i, g::VARCHAR FROM ${from} WHERE ${where} ORDER BY i`;

@@ -139,3 +139,17 @@ export async function parquetAndVortex(conn: DuckDBConnection, dir: string, at: 
   await conn.run('SET vortex_pushdown = true');
   return { parquet, on, off };
 }
+
+/**
+ * Whether the reader groups by date_trunc keys on this DuckDB. On the first 1.4 releases DuckDB's own statistics
+ * through date_trunc are wrong (a NULL input is no NULL to its GROUP BY), so the addon leaves such
+ * keys to DuckDB there (native/duckdb/duckdb_compat.hpp GroupsKeyItself). Asked of DuckDB's
+ * behaviour, not its version: the two must agree, or the tests that count pushed plans fail.
+ */
+export async function dateTruncKeysPushed(conn: DuckDBConnection): Promise<boolean> {
+  await conn.run("CREATE OR REPLACE TEMP TABLE vtx_date_trunc_probe AS SELECT CASE WHEN i = 1 THEN NULL ELSE TIMESTAMP '2024-01-01' END AS ts FROM range(2) r(i)");
+  const r = await conn.runAndReadAll("SELECT count(*) FROM vtx_date_trunc_probe WHERE date_trunc('hour', ts) IS NULL");
+  await conn.run('DROP TABLE vtx_date_trunc_probe');
+  return r.getRows()[0][0] === 1n;
+}
+

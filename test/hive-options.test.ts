@@ -126,7 +126,7 @@ describe('vortex_scan hive options, as read_parquet', () => {
   });
 
   it('refuses a filename column named as a partition key, which crashes read_parquet', async () => {
-    // DuckDB 1.4.4's read_parquet gives the column the key's type and the file name's value, and
+    // DuckDB 1.4's read_parquet gives the column the key's type and the file name's value, and
     // fails with an internal error that invalidates the database; ours is a binder error.
     const from = `vortex_scan(${sqlString(`${dir}/vortex-two/**/*.vtx`)}, filename = 'q')`;
     expect(await answerText(conn, `SELECT * FROM ${from}`)).toMatch(/^error: Binder Error: vortex_scan: hive partition "q" has the name of the filename column/);

@@ -50,7 +50,7 @@ describe('hostile .vtx files', () => {
   });
 
   it('values outside what the type can hold: BOOLEAN 2, TIME beyond a day, TIME WITH TIME ZONE, DECIMAL digits', async () => {
-    // TIME values like these crash DuckDB 1.4.4 or invalidate the database ("INTERNAL Error:
+    // TIME values like these crash DuckDB 1.4 or invalidate the database ("INTERNAL Error:
     // Information loss on integer cast") when they are printed.
     // [type, width, a value it may hold, one it may not, column extras]
     const cases: Array<[number, number, bigint, bigint, Partial<Column>]> = [

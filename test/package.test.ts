@@ -1,12 +1,14 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from './helpers';
+import { LATEST, LINES, NEWEST, type Line } from './lines';
 
 // The package as a service gets it (issue 24). Once: a copy of the repository outside it (no
 // ../shared beside it, a fresh .cache) prebuilds every DuckDB line with node-gyp from DuckDB
@@ -22,9 +24,17 @@ const slow = process.env.VORTEX_SLOW_TESTS === '1';
 const root = join(__dirname, '..');
 const run = promisify(execFile);
 const big = { maxBuffer: 256 << 20 };
-const lines: { duckdb: string; nodeApi: string }[] = JSON.parse(readFileSync(join(root, 'scripts', 'duckdb-lines.json'), 'utf8')).lines;
-const sharedHeaders = resolve(root, '..', 'shared', 'duckdb-headers', 'duckdb-1.5.5-headers.tar.gz');
+// The releases installed every way: the newest of each minor line (VORTEX_PACKAGE_TEST_LINES=X.Y.Z,...
+// chooses others). scripts/smoke-lines.mjs installs the tarball next to every release.
+const lines: Line[] = process.env.VORTEX_PACKAGE_TEST_LINES ? LINES.filter((l) => process.env.VORTEX_PACKAGE_TEST_LINES!.split(',').includes(l.duckdb)) : NEWEST;
+const sharedDir = resolve(root, '..', 'shared', 'duckdb-headers');
+const sharedHeaders = (l: Line) => join(sharedDir, `duckdb-${l.duckdb}-headers.tar.gz`);
 const platform = `${process.platform}-${process.arch}`;
+const support = createRequire(join(root, 'package.json'))('./scripts/support.cjs') as {
+  lineOf(v: string): Line | undefined;
+  duckdbOf(v: string): string;
+  unsupportedMessage(v: { duckdb: string; nodeApi?: string }): string;
+};
 
 /** Runs a command: its stdout and stderr together (or, with `stdoutOnly`, stdout); on failure the error carries both. */
 async function sh(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; stdoutOnly?: boolean }): Promise<string> {
@@ -68,7 +78,7 @@ function newProject(dir: string, name: string, deps: Record<string, string> = {}
   return app;
 }
 
-describe.skipIf(!slow || !existsSync(sharedHeaders))('the packed package, installed every ordinary way', () => {
+describe.skipIf(!slow || !lines.every((l) => existsSync(sharedHeaders(l))))('the packed package, installed every ordinary way', () => {
   const dir = tempDir('vtx-pack-');
   const src = join(dir, 'duckdb-vortex');
   const archives = join(dir, 'archives');
@@ -76,7 +86,7 @@ describe.skipIf(!slow || !existsSync(sharedHeaders))('the packed package, instal
   const env = { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', JOBS: '2' } as NodeJS.ProcessEnv;
   delete env.DUCKDB_VORTEX_HEADERS;
   delete env.DUCKDB_VORTEX_NODE_API;
-  // DuckDB's source archives as file:// URLs: 1.5.5 repacked from the shared headers, 1.4.4 from the npm tarball.
+  // DuckDB's source archives as file:// URLs, repacked from the shared header tarballs.
   env.DUCKDB_VORTEX_SOURCE_URL = pathToFileURL(join(archives, 'duckdb-{version}.tar.gz')).href.replace('%7B', '{').replace('%7D', '}');
   // Every compiler the tarball install might reach for fails loudly.
   const noCompilers = join(dir, 'no-compilers');
@@ -84,15 +94,12 @@ describe.skipIf(!slow || !existsSync(sharedHeaders))('the packed package, instal
 
   beforeAll(async () => {
     mkdirSync(archives);
-    const x155 = join(archives, 'x155');
-    mkdirSync(x155);
-    execFileSync('tar', ['-xzf', sharedHeaders, '-C', x155]);
-    execFileSync('tar', ['-czf', join(archives, 'duckdb-1.5.5.tar.gz'), '-C', x155, 'duckdb-1.5.5']);
-    const x144 = join(archives, 'x144');
-    mkdirSync(x144);
-    const packed = JSON.parse(await sh('npm', ['pack', 'duckdb@1.4.4', '--json', '--ignore-scripts', '--pack-destination', x144], { cwd: x144, stdoutOnly: true }));
-    execFileSync('tar', ['-xzf', join(x144, packed[0].filename), '-C', x144, 'package/src/duckdb/src/include', 'package/src/duckdb/third_party']);
-    execFileSync('tar', ['-czf', join(archives, 'duckdb-1.4.4.tar.gz'), '-C', join(x144, 'package', 'src'), 'duckdb']);
+    for (const l of lines) {
+      const x = join(archives, `x-${l.duckdb}`);
+      mkdirSync(x);
+      execFileSync('tar', ['-xzf', sharedHeaders(l), '-C', x]);
+      execFileSync('tar', ['-czf', join(archives, `duckdb-${l.duckdb}.tar.gz`), '-C', x, `duckdb-${l.duckdb}`]);
+    }
 
     // A copy of the repository outside it: no ../shared beside it, its own .cache.
     const skip = new Set(['node_modules', 'build', 'build-asan', 'prebuilds', '.git', '.cache', 'scratch', 'bench/data', 'fuzz/corpus-run', 'fuzz/corpus-kept', 'fuzz/out', 'dist']);
@@ -110,11 +117,11 @@ describe.skipIf(!slow || !existsSync(sharedHeaders))('the packed package, instal
         cpSync(from, join(prebuilds, `duckdb-${l.duckdb}`, 'duckdb_vortex.node'));
       }
     } else {
-      const prebuildLog = await sh('npm', ['run', 'prebuild'], { cwd: src, env });
+      const prebuildLog = await sh('npm', ['run', 'prebuild', '--', '--only', lines.map((l) => l.duckdb).join(','), '--no-smoke'], { cwd: src, env });
       for (const l of lines) expect(prebuildLog).toMatch(new RegExp(`DuckDB ${l.duckdb.replace(/\./g, '\\.')} headers verified \\(sha256 [0-9a-f]{64}\\)`));
     }
-    expect(readdirSync(prebuilds).sort()).toEqual(lines.map((l) => `duckdb-${l.duckdb}`));
-    // .ci/run then tests the shipped 1.5 binary instead of building it again.
+    expect(readdirSync(prebuilds).sort()).toEqual(lines.map((l) => `duckdb-${l.duckdb}`).sort());
+    // .ci/run then tests the shipped binaries instead of building them again.
     if (process.env.VORTEX_KEEP_PREBUILDS) cpSync(join(src, 'prebuilds'), process.env.VORTEX_KEEP_PREBUILDS, { recursive: true });
     // Binaries for other platforms (npm run prebuild:arm64, too slow for CI) are packed when present.
     for (const other of existsSync(join(root, 'prebuilds')) ? readdirSync(join(root, 'prebuilds')) : []) {
@@ -148,7 +155,7 @@ describe.skipIf(!slow || !existsSync(sharedHeaders))('the packed package, instal
   }, 600_000);
 
   it('a folder (npm install <folder>, a symlink) and npm link: the service\'s node-api, not the folder\'s own', async () => {
-    // The folder resolves its own dev dependency (node-api 1.4.4, through node_modules); the
+    // The folder resolves its own dev dependency (through node_modules); the
     // service's copy is another one, which registerVortex must accept and follow.
     const prefix = join(dir, 'npm-global');
     for (const l of lines) {
@@ -176,43 +183,49 @@ describe.skipIf(!slow || !existsSync(sharedHeaders))('the packed package, instal
       const p = newProject(dir, `pnpm-${l.duckdb}`);
       await sh('npx', ['--yes', 'pnpm@10', 'add', tarball, `@duckdb/node-api@${l.nodeApi}`], { cwd: p, env: installEnv });
       await checkProject(p, l, 'pnpm');
-      // yarn 1 fails on an optional dependency the registry lacks, and node-api 1.4.4-r.4 names
-      // @duckdb/node-bindings-{darwin,win32,linux-arm64}@1.4.4-r.4, never published: yarn gets
-      // 1.4.4-r.3, the same DuckDB v1.4.4 (so the same binary).
-      const yarnNodeApi = l.nodeApi === '1.4.4-r.4' ? '1.4.4-r.3' : l.nodeApi;
+      // yarn 1 fails on an optional dependency the registry lacks, and some node-api revisions name
+      // @duckdb/node-bindings-{darwin,win32,linux-arm64} of their revision, never published: yarn gets
+      // the revision of the same DuckDB that published linux-arm64 bindings (so the same binary). A
+      // release none of whose revisions did (duckdb-lines.json: linux-arm64 null) cannot be installed
+      // by yarn 1 at all, with or without duckdb-vortex.
+      const yarnNodeApi = l.platforms && 'linux-arm64' in l.platforms ? l.platforms['linux-arm64']?.nodeApi : l.nodeApi;
+      if (!yarnNodeApi) continue;
       const y = newProject(dir, `yarn-${l.duckdb}`);
       await sh('npx', ['--yes', 'yarn@1', 'add', `file:${tarball}`, `@duckdb/node-api@${yarnNodeApi}`, '--non-interactive'], { cwd: y, env: { ...installEnv, YARN_CACHE_FOLDER: join(dir, 'yarn-cache') } });
       await checkProject(y, l, 'yarn');
     }
   }, 900_000);
 
-  it('an unsupported @duckdb/node-api (1.5.6-r.1): the one clear error at install and at registerVortex', async () => {
+  it('an unsupported @duckdb/node-api: the one clear error at install and at registerVortex', async () => {
+    // The newest node-api on the registry whose DuckDB has no line (a newer release, or an older one).
+    const published: string[] = JSON.parse(await sh('npm', ['view', '@duckdb/node-api', 'versions', '--json'], { cwd: dir, stdoutOnly: true }));
+    const unsupported = published.filter((v) => !support.lineOf(v)).pop()!;
+    const duckdb = support.duckdbOf(unsupported);
     const app = newProject(dir, 'unsupported');
     let installError = '';
     try {
-      await sh('npm', ['install', tarball, '@duckdb/node-api@1.5.6-r.1'], { cwd: app, env: installEnv });
+      await sh('npm', ['install', tarball, `@duckdb/node-api@${unsupported}`], { cwd: app, env: installEnv });
     } catch (e) {
       installError = (e as Error).message;
     }
-    const message = /duckdb-vortex does not support @duckdb\/node-api 1\.5\.6-r\.1 \(DuckDB v1\.5\.6\)\. Supported: @duckdb\/node-api 1\.4\.4-r\.4 \(DuckDB v1\.4\.4\), @duckdb\/node-api 1\.5\.5-r\.5 \(DuckDB v1\.5\.5\)\.[\s\S]*Pin a supported version in your service: npm install @duckdb\/node-api@1\.5\.5-r\.5/;
-    expect(installError).toMatch(message);
+    expect(installError).toContain(support.unsupportedMessage({ duckdb, nodeApi: unsupported }));
     expect(installError).not.toMatch(/ERESOLVE/);
     // Installed without scripts, registerVortex says the same (it knows the DuckDB, not the package version).
-    await sh('npm', ['install', '--ignore-scripts', tarball, '@duckdb/node-api@1.5.6-r.1'], { cwd: app, env: installEnv });
+    await sh('npm', ['install', '--ignore-scripts', tarball, `@duckdb/node-api@${unsupported}`], { cwd: app, env: installEnv });
     writeFileSync(join(app, 'check.cjs'), `
       const { DuckDBInstance } = require('@duckdb/node-api');
       const { registerVortex } = require('duckdb-vortex');
       DuckDBInstance.create().then((i) => i.connect()).then((c) => registerVortex(c))
         .then(() => console.log('registered'), (e) => console.log(e.message));`);
     const out = await sh(process.execPath, ['check.cjs'], { cwd: app, stdoutOnly: true });
-    expect(out).toMatch(/duckdb-vortex does not support the @duckdb\/node-api in use \(DuckDB v1\.5\.6\)\. Supported:[\s\S]*npm install @duckdb\/node-api@1\.5\.5-r\.5/);
+    expect(out).toContain(support.unsupportedMessage({ duckdb }));
   }, 600_000);
 
   it('examples/service, installed from the tarball, serves the numbers DuckDB computes', async () => {
     const app = join(dir, 'service');
     cpSync(join(root, 'examples', 'service'), app, { recursive: true, filter: (p) => !/node_modules|data$/.test(p) });
-    await sh('npm', ['install'], { cwd: app, env: installEnv });
-    await sh('npm', ['install', tarball], { cwd: app, env: installEnv });
+    // The example names no DuckDB release (its README pins one, as a service does): the newest.
+    await sh('npm', ['install', '--save-exact', tarball, `@duckdb/node-api@${LATEST.nodeApi}`], { cwd: app, env: installEnv });
     const child = spawn(process.execPath, ['server.mjs'], { cwd: app, env: { ...process.env, PORT: '0', DATA_DIR: join(app, 'data'), ROWS: '50000' } });
     try {
       const port = await new Promise<number>((ok, fail) => {
@@ -230,7 +243,7 @@ describe.skipIf(!slow || !existsSync(sharedHeaders))('the packed package, instal
         const r = await fetch(`http://localhost:${port}${path}`);
         return { status: r.status, body: (await r.json()) as unknown };
       };
-      expect(await get('/health')).toEqual({ status: 200, body: { ok: true, duckdb: 'v1.5.5', vortex: true } });
+      expect(await get('/health')).toEqual({ status: 200, body: { ok: true, duckdb: `v${LATEST.duckdb}`, vortex: true } });
       // The same numbers from DuckDB itself, over the generator the service wrote its dataset from.
       const conn = await (await DuckDBInstance.create()).connect();
       const gen = `(SELECT i AS order_id, (['eu', 'us', 'apac', 'latam'])[i % 4 + 1] AS region, DATE '2025-01-01' + (i % 365)::INTEGER AS day,
@@ -282,7 +295,7 @@ describe.skipIf(!slow || !existsSync(sharedHeaders))('the packed package, instal
     git('add', '-A');
     git('commit', '-qm', 'duckdb-vortex');
     // Each git install compiles the addon (minutes on two cores): CI does the newest line, whose
-    // headers come from a file:// source archive; VORTEX_GIT_INSTALL_LINES=1.4.4,1.5.5 does both.
+    // headers come from a file:// source archive; VORTEX_GIT_INSTALL_LINES=X.Y.Z,... does others.
     const gitLines = (process.env.VORTEX_GIT_INSTALL_LINES ?? lines[lines.length - 1].duckdb).split(',');
     for (const l of lines.filter((x) => gitLines.includes(x.duckdb))) {
       const app = newProject(dir, `git-${l.duckdb}`);

@@ -175,13 +175,13 @@ describe('version guard', () => {
   });
 
   it('accepts equal versions in any spelling', () => {
-    expect(() => checkDuckDBVersion('v1.4.4', '1.4.4')).not.toThrow();
-    expect(() => checkDuckDBVersion('1.4.4-dev12', 'v1.4.4')).not.toThrow();
+    expect(() => checkDuckDBVersion('v3.4.4', '3.4.4')).not.toThrow();
+    expect(() => checkDuckDBVersion('3.4.4-dev12', 'v3.4.4')).not.toThrow();
   });
 
   it('refuses a mismatch with a message naming both versions', () => {
-    expect(() => checkDuckDBVersion('v1.5.0', 'v1.4.4')).toThrow(/compiled against DuckDB v1\.4\.4.*loaded DuckDB v1\.5\.0/);
-    expect(() => checkDuckDBVersion('v1.4.3', 'v1.4.4')).toThrow(/v1\.4\.4.*v1\.4\.3/);
-    expect(() => checkDuckDBVersion('garbage', 'v1.4.4')).toThrow(/cannot read a DuckDB version/);
+    expect(() => checkDuckDBVersion('v3.5.0', 'v3.4.4')).toThrow(/compiled against DuckDB v3\.4\.4.*loaded DuckDB v3\.5\.0/);
+    expect(() => checkDuckDBVersion('v3.4.3', 'v3.4.4')).toThrow(/v3\.4\.4.*v3\.4\.3/);
+    expect(() => checkDuckDBVersion('garbage', 'v3.4.4')).toThrow(/cannot read a DuckDB version/);
   });
 });

@@ -137,10 +137,13 @@ describe('round trip through .vtx', () => {
       const typeOf = async (f: string) => scalar(conn, `SELECT typeof(c) FROM ${f} LIMIT 1`);
       expect(await typeOf(sqlString(vtx)), expr).toBe(await typeOf(sqlString(parquet)));
       expect(String(await typeOf(sqlString(vtx))), expr).toMatch(/VARCHAR/);
+      // The answers: DuckDB's over the Parquet file's rows, held in a table (the first DuckDB 1.5 release answers
+      // min(c::VARCHAR) over such a Parquet file wrongly itself: '01010000' for '010100000000').
+      await conn.run(`CREATE OR REPLACE TABLE cast_ref AS SELECT * FROM ${sqlString(parquet)}`);
       for (const q of ['SELECT i, c FROM $ ORDER BY i', 'SELECT count(c), min(c::VARCHAR), max(c::VARCHAR) FROM $', 'SELECT count(*) FROM $ WHERE c::VARCHAR LIKE \'%1%\'']) {
         for (const pushdown of [true, false]) {
           await conn.run(`SET vortex_pushdown = ${pushdown}`);
-          expect(await answerText(conn, q.replace('$', sqlString(vtx))), `${expr}: ${q}`).toBe(await answerText(conn, q.replace('$', sqlString(parquet))));
+          expect(await answerText(conn, q.replace('$', sqlString(vtx))), `${expr}: ${q}`).toBe(await answerText(conn, q.replace('$', 'cast_ref')));
         }
       }
     }

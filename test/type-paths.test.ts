@@ -147,7 +147,7 @@ describe('the paths are taken', () => {
   it.each([
     ['statistics', `SELECT sum(c_i128), min(c_str) FROM SRC`, 'Pushed Aggregates'],
     ['per dictionary entry', `SELECT sum(c_i64), max(c_d38) FROM SRC WHERE u LIKE '%e%'`, 'Pushed Aggregates'],
-    ['grouped', `SELECT date_trunc('hour', ts), sum(c_i32), count(DISTINCT c_str) FROM SRC GROUP BY 1`, 'Pushed Aggregates'],
+    ['grouped', `SELECT time_bucket(INTERVAL '1 hour', ts), sum(c_i32), count(DISTINCT c_str) FROM SRC GROUP BY 1`, 'Pushed Aggregates'],
     ['sorted groups', `SELECT sk, sum(c_i32), max(c_i64) FROM SRC GROUP BY sk`, 'sorted runs'],
   ])('%s', async (_name, sql, marker) => {
     expect(await explain(conn, sql.replace('SRC', src))).toContain(marker);

@@ -44,7 +44,7 @@ const QUERIES: Array<[string, () => string, RegExp?]> = [
   ['float sums', () => `SELECT sum(d), avg(d) FROM ${src()}`],
   ['a filter the scan takes, in a plain scan', () => `SELECT i, s FROM ${src()} WHERE s LIKE '%1' OR g = 2 ORDER BY i`, /Expression Filters/],
   ['a filter the scan takes, under a pushed aggregate', () => `SELECT count(*), sum(i) FROM ${src()} WHERE s IN ('k1', 'k3', 'k1')`],
-  ['a time bucket as the key', () => `SELECT date_trunc('day', ts) AS h, count(*), sum(i) FROM ${src()} WHERE s <> 'k2' GROUP BY h ORDER BY h`],
+  ['a time bucket as the key', () => `SELECT time_bucket(INTERVAL '1 day', ts) AS h, count(*), sum(i) FROM ${src()} WHERE s <> 'k2' GROUP BY h ORDER BY h`],
   ['integer buckets as the key', () => `SELECT i // 1000 AS b, count(*), sum(g) FROM ${src()} GROUP BY b ORDER BY b`],
 ];
 

@@ -2,7 +2,7 @@
 # gen.sh SF OUTDIR
 #
 # Writes the 24 TPC-DS tables at scale factor SF as OUTDIR/<table>.parquet, with the schema and
-# values of DuckDB's `CALL dsdgen(sf=SF)` (DuckDB 1.4.4's dsdgen). Re-runnable: the generator is
+# values of DuckDB's `CALL dsdgen(sf=SF)` (the dsdgen of the dev dependency's DuckDB). Re-runnable: the generator is
 # built once into $TPCDS_BUILD, and nothing is generated when OUTDIR already holds all 24 files
 # and the marker for SF. Run it from the project root (it takes DuckDB's headers and libduckdb.so
 # from there).
@@ -12,7 +12,7 @@
 # under the TPC's licence and never copied into the project), and links the DuckDB shared library
 # that exports the C++ API. Environment overrides (defaults below):
 #   DUCKDB_MIRROR   git dir of a duckdb/duckdb mirror
-#   DUCKDB_REF      tag of that mirror to take extension/tpcds from (v1.4.4)
+#   DUCKDB_REF      tag of that mirror to take extension/tpcds from (the dev dependency's tag)
 #   DUCKDB_HEADERS  DuckDB C++ headers (has include/duckdb.hpp), same version as LIBDUCKDB
 #   LIBDUCKDB       libduckdb.so exporting the C++ API (linked with an rpath to its folder)
 #   TPCDS_BUILD     build/cache directory
@@ -28,8 +28,9 @@ OUTDIR=$2
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 DUCKDB_MIRROR=${DUCKDB_MIRROR:-$HERE/../../../.mirror/duckdb+duckdb/repo}  # beside the project, where fetching duckdb/duckdb puts it
-DUCKDB_REF=${DUCKDB_REF:-v1.4.4}
-DUCKDB_HEADERS=${DUCKDB_HEADERS:-$PWD/.cache/duckdb-1.4.4/src}  # run from the project root
+DUCKDB_VERSION=$(node -p "require('@duckdb/node-api/package.json').version.split('-')[0]")
+DUCKDB_REF=${DUCKDB_REF:-v$DUCKDB_VERSION}
+DUCKDB_HEADERS=${DUCKDB_HEADERS:-$PWD/.cache/duckdb-$DUCKDB_VERSION/src}  # run from the project root
 LIBDUCKDB=${LIBDUCKDB:-$PWD/node_modules/@duckdb/node-bindings-linux-x64/libduckdb.so}
 TPCDS_BUILD=${TPCDS_BUILD:-${TMPDIR:-/tmp}/tpcdsbuild}
 JOBS=${JOBS:-2}

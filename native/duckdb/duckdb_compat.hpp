@@ -1,7 +1,7 @@
-// The one place where the DuckDB releases the addon supports differ (scripts/duckdb-lines.json:
-// 1.4.4 and 1.5.5). Everything else in native/ is written against the API common to both.
-// The build defines VORTEX_DUCKDB_VERSION ("v1.5.5") and VORTEX_DUCKDB_VERSION_NUMBER (10505)
-// from the headers it compiles with (scripts/build-config.mjs).
+// The one place where the DuckDB releases the addon supports differ (scripts/duckdb-lines.json
+// lists them: the 1.4 and 1.5 lines). Everything else in native/ is written against the API common
+// to all of them. The build defines VORTEX_DUCKDB_VERSION (e.g. "v1.5.0") and
+// VORTEX_DUCKDB_VERSION_NUMBER (10500) from the headers it compiles with (scripts/build-config.mjs).
 #pragma once
 #include "duckdb.hpp"
 #include "duckdb/main/config.hpp"
@@ -9,6 +9,7 @@
 #include "duckdb/optimizer/optimizer_extension.hpp"
 #include "duckdb/optimizer/optimizer.hpp"
 #include "duckdb/optimizer/remove_unused_columns.hpp"
+#include "duckdb/planner/expression/bound_function_expression.hpp"
 #include "duckdb/storage/object_cache.hpp"
 #if VORTEX_DUCKDB_VERSION_NUMBER >= 10500
 #include "duckdb/common/types/geometry_crs.hpp"
@@ -17,20 +18,20 @@
 #if !defined(VORTEX_DUCKDB_VERSION) || !defined(VORTEX_DUCKDB_VERSION_NUMBER)
 #error "VORTEX_DUCKDB_VERSION and VORTEX_DUCKDB_VERSION_NUMBER must name the DuckDB version of the headers (set by the build)"
 #endif
-#if VORTEX_DUCKDB_VERSION_NUMBER < 10404 || VORTEX_DUCKDB_VERSION_NUMBER >= 10600
-#error "duckdb-vortex supports the DuckDB 1.4 (from 1.4.4) and 1.5 lines"
+#if VORTEX_DUCKDB_VERSION_NUMBER < 10400 || VORTEX_DUCKDB_VERSION_NUMBER >= 10600
+#error "duckdb-vortex supports the DuckDB 1.4 and 1.5 lines"
 #endif
 
 namespace vortex {
 namespace compat {
 
-//! "v1.4.4" or "v1.5.5": the DuckDB release the addon was compiled against.
+//! E.g. "v1.4.0": the DuckDB release the addon was compiled against.
 constexpr const char *kDuckDBVersion = VORTEX_DUCKDB_VERSION;
 
 //! Runs DuckDB's own pruning of unused columns over a plan (as its optimizer does last).
-//! 1.4: constructed from the binder and context; 1.5: from the optimizer.
+//! 1.4 and 1.5.0: constructed from the binder and context; from 1.5.1: from the optimizer.
 inline void RemoveUnusedColumnsFrom(duckdb::Optimizer &optimizer, duckdb::LogicalOperator &plan) {
-#if VORTEX_DUCKDB_VERSION_NUMBER >= 10500
+#if VORTEX_DUCKDB_VERSION_NUMBER >= 10501
 	duckdb::RemoveUnusedColumns remove(optimizer);
 #else
 	duckdb::RemoveUnusedColumns remove(optimizer.binder, optimizer.context, true);
@@ -141,6 +142,23 @@ public:
 		return duckdb::optional_idx();
 	}
 };
+
+//! Whether DuckDB must group by this key itself. Before 1.4.4 DuckDB propagates statistics through
+//! date_trunc wrongly: its own GROUP BY then turns a NULL input into a garbage key, and a column whose
+//! bounds are extreme raises "Date out of range" while planning. The reader's keys are right, and so
+//! would differ from DuckDB's answer: such a key is left to DuckDB, whose answer is then its own.
+inline bool GroupsKeyItself(const duckdb::Expression &key) {
+#if VORTEX_DUCKDB_VERSION_NUMBER >= 10404
+	(void)key;
+	return false;
+#else
+	if (key.GetExpressionClass() != duckdb::ExpressionClass::BOUND_FUNCTION) {
+		return false;
+	}
+	auto &name = key.Cast<duckdb::BoundFunctionExpression>().function.name;
+	return name == "date_trunc" || name == "datetrunc";
+#endif
+}
 
 } // namespace compat
 } // namespace vortex

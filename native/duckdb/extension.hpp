@@ -18,7 +18,7 @@ struct Registration {
 //! (exactly one call registers).
 Registration RegisterVortex(duckdb::DatabaseInstance &db, duckdb::shared_ptr<RulesTable> rules);
 
-//! The DuckDB version the addon was compiled against, e.g. "v1.4.4".
+//! The DuckDB version the addon was compiled against, e.g. "vX.Y.Z".
 const char *CompiledDuckDBVersion();
 
 } // namespace vortex

@@ -15,9 +15,19 @@ export function viteNodeCli(): string {
 
 export const workerDir = __dirname;
 
+/**
+ * vite-node's command line for a worker: under another DuckDB release than the dev dependency's
+ * (scripts/test-duckdb-line.mjs sets VORTEX_NODE_API_DIR), with the config whose alias resolves
+ * @duckdb/node-api to that release, as in the tests themselves.
+ */
+export function viteNodeArgs(): string[] {
+  const config = process.env.VORTEX_NODE_API_DIR ? ['--config', join(__dirname, '..', '..', 'vitest.duckdb-line.config.ts')] : [];
+  return [viteNodeCli(), ...config];
+}
+
 /** Spawns `node vite-node <test/workers/name> ...args`; stdio defaults to pipes. */
 export function spawnWorker(name: string, args: string[] = [], options: SpawnOptions = {}): ChildProcess {
-  return spawn(process.execPath, [viteNodeCli(), join(workerDir, name), '--', ...args], {
+  return spawn(process.execPath, [...viteNodeArgs(), join(workerDir, name), '--', ...args], {
     stdio: ['pipe', 'pipe', 'pipe'],
     ...options,
     env: { ...process.env, ...(options.env ?? {}) },

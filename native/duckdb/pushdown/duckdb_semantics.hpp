@@ -1,4 +1,4 @@
-// DuckDB 1.4.4's finalization of sum/avg/min/max/count, reproduced bit for bit so that a
+// DuckDB's finalization (the same in every 1.4 and 1.5 release) of sum/avg/min/max/count, reproduced bit for bit so that a
 // pushed aggregate returns exactly what DuckDB's own aggregate would (see
 // extension/core_functions/aggregate/algebraic/avg.cpp and distributive/sum.cpp).
 #pragma once

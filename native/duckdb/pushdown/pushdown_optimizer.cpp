@@ -701,7 +701,8 @@ bool ResolveKeys(ClientContext &context, const Chain &chain, const LogicalAggreg
 			if (!ResolveColumn(chain, *inner, key.field) || inner->return_type != chain.scan->types[key.field]) {
 				return false;
 			}
-		} else if (buckets && (BucketFunction(context, *inner, input, key.monotone) || CalendarKey(*inner, input, key.monotone))) {
+		} else if (buckets && !compat::GroupsKeyItself(*inner) &&
+		           (BucketFunction(context, *inner, input, key.monotone) || CalendarKey(*inner, input, key.monotone))) {
 			if (!ResolveColumn(chain, *input, key.field) || input->return_type != chain.scan->types[key.field] ||
 			    chain.scan->fields[key.field].type.IsNested()) {
 				return false;
