@@ -34,19 +34,25 @@ function countBinaries(dir) {
 try {
   execFileSync('npm', ['run', 'build:ts'], { cwd: root, stdio: 'ignore' });
   const full = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', work], root))[0];
-  // The one-binary variant: a copy of the package with only this release's binary for this platform.
-  const copy = join(work, 'one');
-  mkdirSync(copy);
+  // The alternatives: copies of the package with only this platform's binaries (a per-platform
+  // optional package, as npm would pick by os/cpu), and with only this release's binary for it.
   const files = JSON.parse(npm(['pack', '--dry-run', '--json', '--ignore-scripts'], root))[0].files.map((f) => f.path);
-  for (const f of files.filter((p) => !p.startsWith('prebuilds/') || p.startsWith(`prebuilds/${platform}/duckdb-${line.duckdb}/`))) {
-    mkdirSync(join(copy, f, '..'), { recursive: true });
-    cpSync(join(root, f), join(copy, f));
-  }
-  mkdirSync(join(copy, 'one-pack'));
-  const one = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', join(copy, 'one-pack')], copy))[0];
+  const variant = (name, keep) => {
+    const copy = join(work, name);
+    for (const f of files.filter((p) => !p.startsWith('prebuilds/') || keep(p))) {
+      mkdirSync(join(copy, f, '..'), { recursive: true });
+      cpSync(join(root, f), join(copy, f));
+    }
+    mkdirSync(join(copy, 'pack'));
+    const packed = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', join(copy, 'pack')], copy))[0];
+    return { tarball: join(copy, 'pack', packed.filename), size: packed.size, binaries: packed.files.filter((f) => f.path.endsWith('.node')).length };
+  };
+  const perPlatform = variant('platform', (p) => p.startsWith(`prebuilds/${platform}/`));
+  const one = variant('one', (p) => p.startsWith(`prebuilds/${platform}/duckdb-${line.duckdb}/`));
   const variants = [
     { name: `one package, every binary (${countBinaries(join(root, 'prebuilds'))})`, tarball: join(work, full.filename), size: full.size },
-    { name: 'one binary (a per-platform, per-release package)', tarball: join(copy, 'one-pack', one.filename), size: one.size },
+    { name: `this platform's binaries (${perPlatform.binaries}: a per-platform optional package)`, ...perPlatform },
+    { name: 'one binary (a per-platform, per-release package)', ...one },
   ];
   // Warm npm's cache with the node-api and both tarballs' dependencies first.
   for (const v of variants) {
@@ -69,7 +75,7 @@ try {
   }
   console.log(`npm install <tarball> @duckdb/node-api@${nodeApi} on ${platform}, warm cache, median of ${values.runs}:`);
   for (const [k, v] of variants.entries()) console.log(`  ${v.name}: ${(v.size / 1e6).toFixed(1)} MB packed, ${Math.round(median(times[k]))} ms`);
-  console.log(`  ratio: ${(median(times[0]) / median(times[1])).toFixed(2)}x the time, ${(variants[0].size / variants[1].size).toFixed(1)}x the bytes`);
+  for (const k of [1, 2]) console.log(`  every binary against ${variants[k].name.split(' (')[0]}: ${(median(times[0]) / median(times[k])).toFixed(2)}x the time, ${(variants[0].size / variants[k].size).toFixed(1)}x the bytes`);
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
