@@ -75,11 +75,9 @@ export function buildTarget(nodeApi = process.env.DUCKDB_VORTEX_NODE_API || inst
     throw new Error(`duckdb-vortex: @duckdb/node-api is not installed, so there is no DuckDB to build for. ` +
       `Install one of ${supportedText()}, or set DUCKDB_VORTEX_NODE_API to a @duckdb/node-api version.`);
   }
-  // A listed node-api names its release (ready for a node-api whose version is not DuckDB's); else
-  // node-api's versions so far begin with DuckDB's.
-  const listed = LINES.find((l) => l.nodeApi === nodeApi || Object.values(l.platforms ?? {}).some((p) => p?.nodeApi === nodeApi));
-  const duckdb = listed?.duckdb ?? duckdbOf(nodeApi);
-  return { nodeApi, duckdb, line: LINES.find((l) => l.duckdb === duckdb) };
+  // support.cjs lineOf: a listed node-api names its release, else its version begins with DuckDB's.
+  const line = createRequire(import.meta.url)('./support.cjs').lineOf(nodeApi);
+  return { nodeApi, duckdb: line?.duckdb ?? duckdbOf(nodeApi), line };
 }
 
 /** The CPU the build is for: DUCKDB_VORTEX_ARCH (arm64 is cross-compiled on x64, see scripts/prebuild.mjs), else this one. */
@@ -255,19 +253,23 @@ function findTop(dir, depth = 0) {
   return null;
 }
 
-/** Extracts the header directories of a source archive, verifies them and moves them into the cache. */
-async function fromArchive(duckdb, line, archive, what) {
+/** Calls `use` with the top folder of a source archive's header directories, extracted into a scratch folder removed after. */
+async function withExtractedTop(archive, what, use) {
   mkdirSync(join(root, '.cache'), { recursive: true });
   const work = mkdtempSync(join(root, '.cache', 'tmp-headers-'));
   try {
     await extractHeaders(archive, work, what);
     const top = findTop(work);
     if (!top) throw new Error(`duckdb-vortex: ${what} holds no <top>/src/include/duckdb.hpp: it is not a DuckDB source archive`);
-    const digest = verifyTree(duckdb, line, top, what);
-    return install(duckdb, top, digest);
+    return use(top);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** Extracts the header directories of a source archive, verifies them and moves them into the cache. */
+function fromArchive(duckdb, line, archive, what) {
+  return withExtractedTop(archive, what, (top) => install(duckdb, top, verifyTree(duckdb, line, top, what)));
 }
 
 /**
@@ -275,21 +277,10 @@ async function fromArchive(duckdb, line, archive, what) {
  * parent) or a .tar.gz archive (a tag archive or a headers-only tarball): what duckdb-lines.json pins.
  */
 export async function sourceDigest(source) {
-  if (statSync(source).isDirectory()) {
-    const top = findTop(source);
-    if (!top) throw new Error(`duckdb-vortex: ${source} holds no src/include/duckdb.hpp: it is not DuckDB's source`);
-    return treeDigest(top);
-  }
-  mkdirSync(join(root, '.cache'), { recursive: true });
-  const work = mkdtempSync(join(root, '.cache', 'tmp-digest-'));
-  try {
-    await extractHeaders(source, work, source);
-    const top = findTop(work);
-    if (!top) throw new Error(`duckdb-vortex: ${source} holds no <top>/src/include/duckdb.hpp: it is not a DuckDB source archive`);
-    return treeDigest(top);
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
+  if (!statSync(source).isDirectory()) return withExtractedTop(source, source, treeDigest);
+  const top = findTop(source);
+  if (!top) throw new Error(`duckdb-vortex: ${source} holds no src/include/duckdb.hpp: it is not DuckDB's source`);
+  return treeDigest(top);
 }
 
 /** Extracts only the header files of HEADER_DIRS from a source archive into `work`. */
