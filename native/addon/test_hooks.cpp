@@ -1,6 +1,7 @@
 #include "test_hooks.hpp"
 
 #include "connection.hpp"
+#include "../compute/compact_float_sum.hpp"
 #include "../duckdb/duckdb_compat.hpp"
 
 #include "duckdb.hpp"
@@ -9,6 +10,8 @@
 #include "duckdb/planner/operator/logical_get.hpp"
 
 #include <cstdint>
+#include <cstdio>
+#include <string>
 #include <functional>
 #include <vector>
 
@@ -112,6 +115,74 @@ Napi::Value HeldRegistrationListsIntact(const Napi::CallbackInfo &info) {
 	return Napi::Boolean::New(info.Env(), true);
 }
 
+// compactFloatSum(steps, merges): the exact-sum state of the float aggregates, driven directly.
+// Each step is [state, how, values, count]: how 0 adds the values one by one, 1 as a batch, 2
+// adds values[0] `count` times. Then each merge [into, from] combines state `from` into `into`.
+// Returns state 0's [sum, mean] (the mean only where no NaN or infinity was added), its count
+// and its exact finite sum.
+Napi::Value CompactFloatSumHook(const Napi::CallbackInfo &info) {
+	auto env = info.Env();
+	if (info.Length() != 2 || !info[0].IsArray() || !info[1].IsArray()) {
+		throw Napi::TypeError::New(env, "compactFloatSum(steps, merges)");
+	}
+	using vtx::compute::CompactFloatSum;
+	std::vector<CompactFloatSum> states;
+	const auto state = [&](uint32_t k) -> CompactFloatSum & {
+		while (states.size() <= k) {
+			states.emplace_back();
+			states.back().Initialize();
+		}
+		return states[k];
+	};
+	auto steps = info[0].As<Napi::Array>();
+	for (uint32_t i = 0; i < steps.Length(); i++) {
+		auto step = steps.Get(i).As<Napi::Array>();
+		auto &s = state(step.Get(0u).As<Napi::Number>().Uint32Value());
+		const auto how = step.Get(1u).As<Napi::Number>().Uint32Value();
+		auto list = step.Get(2u).As<Napi::Array>();
+		std::vector<double> values(list.Length());
+		for (uint32_t j = 0; j < list.Length(); j++) {
+			values[j] = list.Get(j).As<Napi::Number>().DoubleValue();
+		}
+		if (how == 0) {
+			for (auto v : values) {
+				s.Add(v);
+			}
+		} else if (how == 1) {
+			s.AddBatch(values.data(), values.size());
+		} else if (!values.empty()) {
+			s.AddTimes(values[0], static_cast<uint64_t>(step.Get(3u).As<Napi::Number>().Int64Value()));
+		}
+	}
+	auto merges = info[1].As<Napi::Array>();
+	for (uint32_t i = 0; i < merges.Length(); i++) {
+		auto m = merges.Get(i).As<Napi::Array>();
+		const auto into = m.Get(0u).As<Napi::Number>().Uint32Value(), from = m.Get(1u).As<Napi::Number>().Uint32Value();
+		state(std::max(into, from));
+		states[into].Combine(states[from]);
+	}
+	auto &s = state(0);
+	// The exact finite sum in units of 2^-1074, as a hexadecimal BigInt literal.
+	const auto exact = s.Finite();
+	std::string hex;
+	char digits[9];
+	for (size_t k = exact.words.size(); k-- > 0;) {
+		std::snprintf(digits, sizeof(digits), "%08x", exact.words[k]);
+		hex += digits;
+	}
+	hex += std::string(exact.words.empty() ? 1 : 8 * exact.low_word, '0');
+	auto out = Napi::Array::New(env, 4);
+	out.Set(3u, Napi::String::New(env, (exact.negative ? "-0x" : "0x") + hex));
+	const bool special = s.HasNaN() || s.HasPosInf() || s.HasNegInf();
+	out.Set(0u, special ? env.Null() : Napi::Number::New(env, s.values ? s.Sum() : 0.0));
+	out.Set(1u, special || !s.values ? env.Null() : Napi::Number::New(env, s.Mean()));
+	out.Set(2u, Napi::Number::New(env, static_cast<double>(s.values)));
+	for (auto &each : states) {
+		each.Destroy();
+	}
+	return out;
+}
+
 } // namespace
 
 void AddTestHooks(Napi::Env env, Napi::Object exports) {
@@ -119,6 +190,7 @@ void AddTestHooks(Napi::Env env, Napi::Object exports) {
 	hooks.Set("scanBindDataEqual", Napi::Function::New(env, ScanBindDataEqual));
 	hooks.Set("holdRegistrationLists", Napi::Function::New(env, HoldRegistrationLists));
 	hooks.Set("heldRegistrationListsIntact", Napi::Function::New(env, HeldRegistrationListsIntact));
+	hooks.Set("compactFloatSum", Napi::Function::New(env, CompactFloatSumHook));
 	exports.Set("__test", hooks);
 }
 

@@ -7,6 +7,44 @@
 namespace vtx {
 namespace compute {
 
+namespace {
+
+using u128 = unsigned __int128;
+
+//! Room below a first value for finer ones; leaves 126 - 53 - 32 = 41 bits for the sum to grow.
+constexpr uint32_t kBelow = 32;
+//! The highest scale: an integer of 127 bits above it still ends inside FloatAccumulator's limbs
+//! (62 * 32 + 127 < 67 * 32), five limbs from limb 62 on.
+constexpr uint32_t kTopScale = 62 * 32;
+
+uint32_t BitLength(u128 v) {
+	const uint64_t hi = static_cast<uint64_t>(v >> 64);
+	return hi ? 128 - static_cast<uint32_t>(__builtin_clzll(hi))
+	          : v ? 64 - static_cast<uint32_t>(__builtin_clzll(static_cast<uint64_t>(v))) : 0;
+}
+
+//! Adds magnitude * 2^(position - 1074), negated if `negative`, to an accumulator: its 32-bit
+//! digits, each below 2^32 as AddLimbs wants, from limb position / 32 on.
+void AddExactly(FloatAccumulator &to, u128 magnitude, bool negative, uint32_t position) {
+	const uint32_t shift = position & 31;
+	const int64_t sign = negative ? -1 : 1;
+	int64_t digits[5];
+	uint32_t count = 0;
+	const u128 low = magnitude << shift;                           // bits 0..127 of the shifted value
+	const uint64_t top = shift ? static_cast<uint64_t>(magnitude >> (128 - shift)) : 0; // bits 128..
+	for (uint32_t k = 0; k < 4; k++) {
+		digits[k] = sign * static_cast<int64_t>(static_cast<uint32_t>(low >> (32 * k)));
+	}
+	digits[4] = sign * static_cast<int64_t>(static_cast<uint32_t>(top));
+	for (count = 5; count > 0 && digits[count - 1] == 0; count--) {
+	}
+	if (count) {
+		to.AddLimbs(digits, count, position >> 5, 1);
+	}
+}
+
+} // namespace
+
 FloatAccumulator &CompactFloatSum::Spill() {
 	if (!spill) {
 		spill = new FloatAccumulator();
@@ -15,54 +53,49 @@ FloatAccumulator &CompactFloatSum::Spill() {
 }
 
 void CompactFloatSum::Flush() {
-	if (!used) {
-		return;
+	const i128 x = Integer();
+	if (x) {
+		const bool negative = x < 0;
+		AddExactly(Spill(), negative ? -static_cast<u128>(x) : static_cast<u128>(x), negative, scale);
+		SetInteger(0);
 	}
-	// At most kCarryEvery - 1 additions of values below 2^32 per limb: AddLimbs' precondition.
-	Spill().AddLimbs(limb, used, offset, additions);
-	used = 0;
-	additions = 0;
 }
 
-bool CompactFloatSum::Cover(uint32_t low, uint32_t top) {
-	// At the lower of the two; an empty window a limb lower where that fits (room for smaller values).
-	uint32_t from = used ? std::min<uint32_t>(offset, low) : low;
-	top = std::max<uint32_t>(top, used ? offset + used : 0);
-	if (!used && low > 0 && top < low + kWindow) {
-		from = low - 1;
-	}
-	from = std::min<uint32_t>(from, FloatAccumulator::kLimbs - kWindow);
-	if (low < from || top > from + kWindow) {
-		return false;
-	}
-	if (!used) {
-		std::memset(limb, 0, sizeof(limb));
-	} else if (offset > from) {
-		const uint32_t shift = offset - from;
-		std::memmove(limb + shift, limb, used * sizeof(int64_t));
-		std::memset(limb, 0, shift * sizeof(int64_t));
-		used = static_cast<uint8_t>(used + shift);
-	}
-	offset = static_cast<uint8_t>(from);
-	return true;
-}
-
-void CompactFloatSum::AddSlow(uint64_t magnitude, bool negative, uint32_t position) {
-	if (additions >= FloatAccumulator::kCarryEvery - 1) {
-		Flush();
-	}
-	const uint32_t low = position >> 5;
-	if (Cover(low, low + 3)) {
-		AddToWindow(magnitude, negative, position);
-		used = static_cast<uint8_t>(std::max<uint32_t>(used, low + 3 - offset));
+void CompactFloatSum::AddSlow(u128 magnitude, bool negative, uint32_t position) {
+	const uint32_t bits = BitLength(magnitude);
+	if (seated && position < scale) {
+		// Finer than the grid: move the grid down (the integer shifted up) while the integer keeps
+		// room for this value and for growth; otherwise this value alone goes to the spill.
+		const i128 x = Integer();
+		const uint32_t used = BitLength(x < 0 ? -static_cast<u128>(x) : static_cast<u128>(x));
+		const uint32_t target = position >= kBelow ? position - kBelow : 0;
+		const uint32_t down = scale - target;
+		if (used + down <= 120 && bits + (position - target) <= 120) {
+			SetInteger(static_cast<i128>(static_cast<u128>(x) << down));
+			scale = static_cast<uint16_t>(target);
+			const i128 add = static_cast<i128>(magnitude << (position - target));
+			SetInteger(Integer() + (negative ? -add : add)); // both below 2^120: no overflow
+			return;
+		}
+		AddExactly(Spill(), magnitude, negative, position);
 		return;
 	}
-	const unsigned __int128 shifted = static_cast<unsigned __int128>(magnitude) << (position & 31);
-	const int64_t sign = negative ? -1 : 1;
-	int64_t three[3] = {sign * static_cast<int64_t>(static_cast<uint32_t>(shifted)),
-	                    sign * static_cast<int64_t>(static_cast<uint32_t>(shifted >> 32)),
-	                    sign * static_cast<int64_t>(static_cast<uint64_t>(shifted >> 64))};
-	Spill().AddLimbs(three, 3, low, 1);
+	// Coarser than the grid holds, or a sum that outgrew it: the integer goes to the spill and
+	// the grid is set again from this value.
+	Flush();
+	uint32_t target = position >= kBelow ? position - kBelow : 0;
+	if (bits + (position - target) > 120) {
+		target = bits >= 120 ? position : position - (120 - bits);
+	}
+	target = std::min(target, kTopScale);
+	if (bits > 126 || bits + (position - target) > 126) {
+		AddExactly(Spill(), magnitude, negative, position);
+		return;
+	}
+	seated = 1;
+	scale = static_cast<uint16_t>(target);
+	const i128 add = static_cast<i128>(magnitude << (position - target));
+	SetInteger(negative ? -add : add);
 }
 
 void CompactFloatSum::AddTimes(double v, uint64_t count) {
@@ -71,18 +104,128 @@ void CompactFloatSum::AddTimes(double v, uint64_t count) {
 	if (!count || !Decode(v, d)) {
 		return;
 	}
-	// mantissa < 2^53: up to 2^11 copies make one product below 2^64.
+	if (d.position <= kTopScale) {
+		// mantissa < 2^53 times count < 2^64: below 2^117, and its limbs end below limb 67.
+		AddWide(static_cast<u128>(d.mantissa) * count, d.negative, d.position);
+		return;
+	}
+	// Near the top of the doubles, products below 2^64 (2^11 copies at a time) keep that bound.
 	for (uint64_t left = count; left > 0;) {
 		const uint64_t k = std::min<uint64_t>(left, uint64_t(1) << 11);
-		AddUnits(d.mantissa * k, d.negative, d.position);
+		AddWide(d.mantissa * k, d.negative, d.position);
 		left -= k;
 	}
+}
+
+namespace {
+
+//! Sets 2^t above the largest magnitude among `v`; false where that is no use to the levels (all
+//! zero, an infinity, a value near the top of the doubles). A NaN compares false here and is
+//! caught by the levels' residual.
+bool BatchTop(const double *v, uint32_t n, int &t) {
+	double top[4] = {0, 0, 0, 0}; // four independent chains
+	uint32_t i = 0;
+	for (; i + 4 <= n; i += 4) {
+		for (uint32_t j = 0; j < 4; j++) {
+			const double a = std::fabs(v[i + j]);
+			top[j] = a > top[j] ? a : top[j];
+		}
+	}
+	for (; i < n; i++) {
+		const double a = std::fabs(v[i]);
+		top[0] = a > top[0] ? a : top[0];
+	}
+	const double largest = std::max(std::max(top[0], top[1]), std::max(top[2], top[3]));
+	if (!(largest > 0 && largest < 0x1p1020)) {
+		return false;
+	}
+	std::frexp(largest, &t); // largest < 2^t
+	return t - 51 >= -1074;
+}
+
+//! One level: every value of `in` rounded to a multiple of 2^k, those multiples' sum in units of
+//! 2^k returned, the rounding errors written to `rest`. Adding M = 1.5 * 2^(k + 52) rounds; where
+//! the sum stays in M's binade (|value| < 2^(k + 51)) a double's bits count units of 2^k, so the
+//! bits of the sum minus M's are the multiple as an exact integer (below 2^51 in magnitude, 1024
+//! of them below 2^61), and the rounding error is exact too. `outside` is nonzero where a value
+//! left the binade; `left`, where any rounding error is not ±0. Integer operations only on the
+//! bits: the loop vectorizes.
+int64_t Level(const double *in, double *rest, uint32_t n, int k, uint64_t &outside, uint64_t &left) {
+	const double magic = std::ldexp(1.5, k + 52);
+	uint64_t magic_bits;
+	std::memcpy(&magic_bits, &magic, sizeof(magic_bits));
+	int64_t total = 0;
+	uint64_t out = 0, nonzero = 0;
+	for (uint32_t r = 0; r < n; r++) {
+		const double rounded = in[r] + magic;
+		const double error = in[r] - (rounded - magic);
+		uint64_t bits, error_bits;
+		std::memcpy(&bits, &rounded, sizeof(bits));
+		std::memcpy(&error_bits, &error, sizeof(error_bits));
+		total += static_cast<int64_t>(bits - magic_bits);
+		out |= (bits ^ magic_bits) >> 52;
+		nonzero |= error_bits << 1;
+		rest[r] = error;
+	}
+	outside = out;
+	left = nonzero;
+	return total;
+}
+
+} // namespace
+
+bool CompactFloatSum::AddBatchInLevels(const double *v, uint32_t n) {
+	// Level j rounds to multiples of 2^(t - 51 - 50 j): each level's errors lie below 2^(k_j - 1),
+	// inside the next level's binade. 2^t bounds the batch: the last batch's bound (kept in
+	// `batch_top`) where it still holds, else this batch's own.
+	int t = batch_top;
+	if (t == kNoTop && !BatchTop(v, n, t)) {
+		return false;
+	}
+	double rest[1024];
+	int64_t totals[kLevels];
+	uint64_t outside, left;
+	totals[0] = Level(v, rest, n, t - 51, outside, left);
+	if (outside) {
+		const int guessed = t;
+		if (guessed == batch_top && BatchTop(v, n, t) && t != guessed) {
+			totals[0] = Level(v, rest, n, t - 51, outside, left);
+		}
+		if (outside) {
+			batch_top = kNoTop;
+			return false;
+		}
+	}
+	batch_top = static_cast<int16_t>(t);
+	uint32_t levels = 1;
+	for (int k = t - 101; left && levels < kLevels && k >= -1074; levels++, k -= 50) {
+		totals[levels] = Level(rest, rest, n, k, outside, left);
+	}
+	if (left) {
+		batch_top = kNoTop; // the next batch measures its own bound
+		return false;       // a spread too wide for the levels, or a NaN: the caller's exact loop
+	}
+	for (uint32_t j = 0; j < levels; j++) {
+		if (totals[j]) {
+			const bool negative = totals[j] < 0;
+			uint64_t magnitude = negative ? 0 - static_cast<uint64_t>(totals[j]) : static_cast<uint64_t>(totals[j]);
+			// Without its trailing zero bits: a total at a fine level usually has many, and would
+			// pull the state's grid far below the values' own last bits.
+			const uint32_t zeros = static_cast<uint32_t>(__builtin_ctzll(magnitude));
+			magnitude >>= zeros;
+			AddWide(magnitude, negative, static_cast<uint32_t>(t - 51 - 50 * static_cast<int>(j) + 1074) + zeros);
+		}
+	}
+	return true;
 }
 
 void CompactFloatSum::AddBatch(const double *v, uint64_t n) {
 	values += n;
 	for (uint64_t start = 0; start < n; start += 1024) {
 		const uint64_t end = std::min<uint64_t>(n, start + 1024);
+		if (AddBatchInLevels(v + start, static_cast<uint32_t>(end - start))) {
+			continue;
+		}
 		// The batch's largest exponent (NaN and infinities aside; subnormals count as 1) ...
 		uint32_t top = 1;
 		for (uint64_t i = start; i < end; i++) {
@@ -104,7 +247,7 @@ void CompactFloatSum::AddBatch(const double *v, uint64_t n) {
 			if (!fixed || biased == 0x7ff || top - e > 62) {
 				Decoded d;
 				if (Decode(v[i], d)) {
-					AddUnits(d.mantissa, d.negative, d.position);
+					AddWide(d.mantissa, d.negative, d.position);
 				}
 				continue;
 			}
@@ -112,23 +255,15 @@ void CompactFloatSum::AddBatch(const double *v, uint64_t n) {
 			const int64_t sign = -static_cast<int64_t>(bits >> 63);
 			const int64_t m = (static_cast<int64_t>(mantissa) ^ sign) - sign;
 			const uint32_t shift = 62 - (top - e);
-			const uint64_t lo = static_cast<uint64_t>(m) << shift;
-			const int64_t hi = (m >> 1) >> (63 - shift); // m >> (64 - shift), also for shift 0
-			total_lo += lo;
-			total_hi += static_cast<uint64_t>(hi) + (total_lo < lo);
+			const uint64_t lo_bits = static_cast<uint64_t>(m) << shift;
+			const int64_t hi_bits = (m >> 1) >> (63 - shift); // m >> (64 - shift), also for shift 0
+			total_lo += lo_bits;
+			total_hi += static_cast<uint64_t>(hi_bits) + (total_lo < lo_bits);
 		}
-		const __int128 total = static_cast<__int128>((static_cast<unsigned __int128>(total_hi) << 64) | total_lo);
+		const i128 total = static_cast<i128>((static_cast<u128>(total_hi) << 64) | total_lo);
 		if (total) {
 			const bool negative = total < 0;
-			const unsigned __int128 magnitude =
-			    negative ? static_cast<unsigned __int128>(-total) : static_cast<unsigned __int128>(total);
-			const uint32_t base = top - 1 - 62; // the fixed point's position, in units of 2^-1074
-			if (static_cast<uint64_t>(magnitude)) {
-				AddUnits(static_cast<uint64_t>(magnitude), negative, base);
-			}
-			if (static_cast<uint64_t>(magnitude >> 64)) {
-				AddUnits(static_cast<uint64_t>(magnitude >> 64), negative, base + 64);
-			}
+			AddWide(negative ? -static_cast<u128>(total) : static_cast<u128>(total), negative, top - 1 - 62);
 		}
 	}
 }
@@ -139,18 +274,11 @@ void CompactFloatSum::Combine(const CompactFloatSum &o) {
 	if (o.spill) {
 		Spill().Add(*o.spill);
 	}
-	if (!o.used) {
-		return;
+	const i128 x = o.Integer();
+	if (x) {
+		const bool negative = x < 0;
+		AddWide(negative ? -static_cast<u128>(x) : static_cast<u128>(x), negative, o.scale);
 	}
-	if (additions + o.additions < FloatAccumulator::kCarryEvery - 1 && Cover(o.offset, o.offset + o.used)) {
-		for (uint32_t i = 0; i < o.used; i++) {
-			limb[o.offset - offset + i] += o.limb[i];
-		}
-		used = static_cast<uint8_t>(std::max<uint32_t>(used, o.offset + o.used - offset));
-		additions += o.additions;
-		return;
-	}
-	Spill().AddLimbs(o.limb, o.used, o.offset, o.additions);
 }
 
 ExactSum CompactFloatSum::Finite() const {
@@ -158,8 +286,10 @@ ExactSum CompactFloatSum::Finite() const {
 	if (spill) {
 		total.Add(*spill);
 	}
-	if (used) {
-		total.AddLimbs(limb, used, offset, additions);
+	const i128 x = Integer();
+	if (x) {
+		const bool negative = x < 0;
+		AddExactly(total, negative ? -static_cast<u128>(x) : static_cast<u128>(x), negative, scale);
 	}
 	return total.Sum();
 }
@@ -168,74 +298,42 @@ bool CompactFloatSum::RoundFast(uint64_t divisor, double &out) const {
 	if (spill || divisor == 0) {
 		return false;
 	}
-	if (!used) {
+	const i128 x = Integer();
+	if (!x) {
 		out = 0;
 		return true;
 	}
-	// The window's value as a two's complement integer of 32-bit words (limb k weighs 2^(32 k)),
-	// then its magnitude, with 4 zero words below it when dividing (the quotient keeps 64 bits
-	// or more, whatever the divisor).
-	constexpr uint32_t kBelow = 4;
-	uint32_t words[kBelow + kWindow + 3] = {};
-	__int128 carry = 0;
-	const uint32_t n = used + 3;
-	for (uint32_t k = 0; k < n; k++) {
-		carry += k < used ? limb[k] : 0;
-		words[kBelow + k] = static_cast<uint32_t>(carry);
-		carry >>= 32; // arithmetic: the sign is carried along
-	}
-	const bool negative = carry < 0;
-	uint32_t *w = words + kBelow;
-	uint32_t count = n;
-	if (negative) {
-		uint64_t c = 1;
-		for (uint32_t k = 0; k < count; k++) {
-			c += static_cast<uint32_t>(~w[k]);
-			w[k] = static_cast<uint32_t>(c);
-			c >>= 32;
-		}
-	}
-	int64_t exponent = 32 * static_cast<int64_t>(offset) - 1074; // of bit 0 of w[0]
+	const bool negative = x < 0;
+	u128 m = negative ? -static_cast<u128>(x) : static_cast<u128>(x);
+	int64_t exponent = static_cast<int64_t>(scale) - 1074; // of m's bit 0
 	bool sticky = false;
 	if (divisor > 1) {
-		w = words;
-		count += kBelow;
-		exponent -= 32 * kBelow;
-		unsigned __int128 rem = 0;
-		for (uint32_t k = count; k-- > 0;) {
-			rem = (rem << 32) | w[k];
-			w[k] = static_cast<uint32_t>(rem / divisor);
-			rem %= divisor;
-		}
-		sticky = rem != 0;
+		// The dividend moved up to 128 bits, so the quotient keeps 64 bits or more.
+		const uint32_t up = 128 - BitLength(m);
+		m <<= up;
+		exponent -= up;
+		const u128 q = m / divisor;
+		sticky = m - q * divisor != 0;
+		m = q;
 	}
-	while (count && !w[count - 1]) {
-		count--;
+	// The top 64 bits, every bit below folded into the lowest (it lies below the guard bit): the
+	// conversion to double then rounds them as the whole would round.
+	const uint32_t bits = BitLength(m);
+	uint64_t t = static_cast<uint64_t>(m);
+	if (bits > 64) {
+		const uint32_t drop = bits - 64;
+		t = static_cast<uint64_t>(m >> drop);
+		sticky = sticky || (m & ((u128(1) << drop) - 1)) != 0;
+		exponent += drop;
 	}
-	if (!count) {
-		return false; // below the grid (a mean of subnormals): the slow path rounds it
-	}
-	// The top 64 bits, every bit below folded into the lowest (it lies below the guard bit):
-	// the conversion to double then rounds them as the whole would round.
-	const uint32_t top_bits = 32 - static_cast<uint32_t>(__builtin_clz(w[count - 1]));
-	const int64_t bits = 32 * static_cast<int64_t>(count - 1) + top_bits; // significant bits
-	const int64_t drop = bits > 64 ? bits - 64 : 0;                       // bits below the 64 kept
-	const uint32_t q = static_cast<uint32_t>(drop >> 5), shift = static_cast<uint32_t>(drop & 31);
-	const auto word = [&](uint32_t k) -> unsigned __int128 { return k < count ? w[k] : 0; };
-	const unsigned __int128 window = word(q) | (word(q + 1) << 32) | (word(q + 2) << 64);
-	uint64_t t = static_cast<uint64_t>(window >> shift);
-	for (uint32_t k = 0; k < q && !sticky; k++) {
-		sticky = w[k] != 0;
-	}
-	sticky = sticky || (shift && (w[q] & ((uint32_t(1) << shift) - 1)));
 	if (sticky) {
 		if (bits < 64) {
-			return false; // fewer than 64 bits with a remainder: not enough room below the guard bit
+			return false; // cannot happen (a quotient keeps 64 bits); the slow path would say
 		}
 		t |= 1;
 	}
-	const double r = std::ldexp(static_cast<double>(t), static_cast<int>(exponent + drop));
-	if (r == 0 || (std::fabs(r) < DBL_MIN)) {
+	const double r = std::ldexp(static_cast<double>(t), static_cast<int>(exponent));
+	if (r == 0 || std::fabs(r) < DBL_MIN) {
 		return false; // among the subnormals the mantissa is shorter: rounded twice here
 	}
 	out = negative ? -r : r;

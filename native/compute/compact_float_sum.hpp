@@ -1,8 +1,9 @@
 // An exact, order-independent sum of doubles in a small fixed-size state: the aggregate state a
-// query engine keeps per group. Most columns' values lie within a few powers of 2^32 of each
-// other, so a window of kWindow 32-bit limbs (in int64 accumulators, as FloatAccumulator's)
-// holds their sum exactly and follows the values as they arrive; a value outside it, or a
-// window that has taken 2^30 additions, goes to a full FloatAccumulator allocated only then.
+// query engine keeps per group, 40 bytes. Most columns' values lie within a few dozen powers of
+// two of each other, so one 128-bit two's complement integer, counted in units of 2^(scale -
+// 1074) with the scale set by the first value, holds their sum exactly. A value finer than the
+// scale moves it down while the integer has room; a value too coarse for it, or a sum that would
+// overflow it, sends the integer to a full FloatAccumulator allocated only then.
 // The result is FloatAccumulator's: the exact sum, rounded once, whatever the order of additions
 // and merges. NaN and infinities are noted apart, as zone statistics count them.
 #pragma once
@@ -15,23 +16,28 @@ namespace vtx {
 namespace compute {
 
 struct CompactFloatSum {
-	static constexpr uint32_t kWindow = 4;
 	enum Special : uint8_t { NAN_SEEN = 1, POS_INF = 2, NEG_INF = 4 };
+	static constexpr int16_t kNoTop = INT16_MIN;
 
-	int64_t limb[kWindow];
+	// The 128-bit integer as two words: __int128 would make the state 16-byte aligned, and
+	// engines lay states out at 8.
+	uint64_t lo;
+	uint64_t hi;
 	FloatAccumulator *spill; //! owned; null until needed
 	uint64_t values;         //! non-NULL values added, NaN and infinities included
-	uint32_t additions;      //! to the window since it was last emptied
-	uint8_t offset;          //! the limb (of FloatAccumulator's 67) that limb[0] stands for
-	uint8_t used;            //! limbs [0, used) of the window hold something; 0: empty
+	uint16_t scale;          //! bit 0 of the integer weighs 2^(scale - 1074)
+	uint8_t seated;          //! scale set (by the first nonzero value)
 	uint8_t special;         //! Special bits seen
+	int16_t batch_top;       //! AddBatchInLevels: 2^batch_top bounded the last batch, or kNoTop
 
 	//! The state as the engine allocates it (no constructor runs): call before use.
 	void Initialize() {
+		lo = hi = 0;
 		spill = nullptr;
 		values = 0;
-		additions = 0;
-		offset = used = special = 0;
+		scale = 0;
+		seated = special = 0;
+		batch_top = kNoTop;
 	}
 	void Destroy() {
 		delete spill;
@@ -51,13 +57,16 @@ struct CompactFloatSum {
 		values++;
 		Decoded d;
 		if (Decode(v, d)) {
-			AddUnits(d.mantissa, d.negative, d.position);
+			AddWide(d.mantissa, d.negative, d.position);
 		}
 	}
-	//! `v` added `count` times: once, as the exact product of its mantissa and `count`.
+	//! `v` added `count` times: once, as the exact product of its mantissa and `count` (near the
+	//! top of the doubles, 2^11 copies at a time: engines repeat a constant a vector at a time).
 	void AddTimes(double v, uint64_t count);
-	//! `n` doubles at once (no NULLs among them): those within 2^62 of the batch's largest are
-	//! summed as 128-bit fixed-point integers, and that total goes to the window once.
+	//! `n` doubles at once (no NULLs among them), 1024 at a time: split exactly into integers
+	//! at up to three fixed points by floating-point rounding (AddBatchInLevels), or else those
+	//! within 2^62 of the batch's largest summed as 128-bit fixed-point integers; each total is
+	//! added once.
 	void AddBatch(const double *v, uint64_t n);
 	//! Adds another state (which is left as it was).
 	void Combine(const CompactFloatSum &o);
@@ -78,6 +87,8 @@ struct CompactFloatSum {
 	bool RoundFast(uint64_t divisor, double &out) const;
 
 private:
+	using u128 = unsigned __int128;
+	using i128 = __int128;
 	//! A finite nonzero double as (-1)^negative * mantissa * 2^(position - 1074).
 	struct Decoded {
 		uint64_t mantissa;
@@ -100,32 +111,35 @@ private:
 		d.negative = bits >> 63;
 		return d.mantissa != 0;
 	}
-	//! Adds magnitude * 2^(position - 1074), negated if `negative` (magnitude < 2^64).
-	void AddUnits(uint64_t magnitude, bool negative, uint32_t position) {
-		const uint32_t low = position >> 5;
-		if (used && low >= offset && low + 3u <= offset + kWindow && additions < FloatAccumulator::kCarryEvery - 1) {
-			AddToWindow(magnitude, negative, position);
-			if (low + 3u - offset > used) {
-				used = static_cast<uint8_t>(low + 3u - offset);
+	i128 Integer() const {
+		return static_cast<i128>((static_cast<u128>(hi) << 64) | lo);
+	}
+	void SetInteger(i128 v) {
+		lo = static_cast<uint64_t>(v);
+		hi = static_cast<uint64_t>(static_cast<u128>(v) >> 64);
+	}
+	//! Adds magnitude * 2^(position - 1074), negated if `negative` (0 < magnitude < 2^127).
+	void AddWide(u128 magnitude, bool negative, uint32_t position) {
+		const uint32_t shift = position - scale;
+		// In place where the value lands on the integer's grid and its shifted magnitude keeps
+		// the sign bit clear; an overflowing sum goes the slow way too.
+		if (seated && position >= scale && shift < 127 && (magnitude >> (126 - shift)) == 0) {
+			const i128 add = static_cast<i128>(magnitude << shift);
+			i128 sum;
+			if (!__builtin_add_overflow(Integer(), negative ? -add : add, &sum)) {
+				SetInteger(sum);
+				return;
 			}
-			return;
 		}
 		AddSlow(magnitude, negative, position);
 	}
-	void AddToWindow(uint64_t magnitude, bool negative, uint32_t position) {
-		const unsigned __int128 shifted = static_cast<unsigned __int128>(magnitude) << (position & 31);
-		const int64_t sign = negative ? -1 : 1;
-		int64_t *l = limb + ((position >> 5) - offset);
-		l[0] += sign * static_cast<int64_t>(static_cast<uint32_t>(shifted));
-		l[1] += sign * static_cast<int64_t>(static_cast<uint32_t>(shifted >> 32));
-		l[2] += sign * static_cast<int64_t>(static_cast<uint64_t>(shifted >> 64));
-		additions++;
-	}
-	void AddSlow(uint64_t magnitude, bool negative, uint32_t position);
-	//! Moves the window's sum into the spill accumulator and empties the window.
+	void AddSlow(u128 magnitude, bool negative, uint32_t position);
+	//! Up to 1024 values (no NULLs) in kLevels vectorizable passes of floating-point rounding;
+	//! false (nothing added) where their exponents spread too wide, or NaN and infinities occur.
+	static constexpr uint32_t kLevels = 3;
+	bool AddBatchInLevels(const double *v, uint32_t n);
+	//! Moves the integer into the spill accumulator and empties it.
 	void Flush();
-	//! Moves the window so that it covers limbs [low, top) besides what it holds, where that fits.
-	bool Cover(uint32_t low, uint32_t top);
 	FloatAccumulator &Spill();
 };
 
