@@ -403,7 +403,7 @@ void Evaluate(const Predicate &p, const ColumnType &type, const DecodedColumn &c
 				std::memcpy(&v, data + i, sizeof(T));
 				bool hit = false;
 				for (auto &c : set) {
-					hit = hit || Eq(v, c);
+					hit |= Eq(v, c); // no branch: the loop over rows vectorizes
 				}
 				out[i] = hit;
 			}

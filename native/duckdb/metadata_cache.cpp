@@ -171,24 +171,28 @@ std::shared_ptr<const vtx::FileMetadata> GetMetadata(FileSource &source, size_t 
 	auto &context = source.Context();
 	auto cache = CacheOf(context);
 	auto size = source.Size();
-	uint8_t trailer[vtx::kTrailerSize] = {0};
-	const bool has_trailer = size >= vtx::kHeaderSize + vtx::kTrailerSize;
-	if (has_trailer) {
-		source.ReadAt(size - vtx::kTrailerSize, trailer, vtx::kTrailerSize);
-		if (cache) {
-			if (auto meta = cache->Find(source.Path(), size, trailer, limit)) {
-				source.SetCacheIdentity(meta->footer_crc);
-				return meta;
-			}
+	// One read of the file's tail: the trailer names the version for the cache, and on a miss the
+	// footer is usually in the same bytes.
+	std::vector<uint8_t> tail;
+	try {
+		tail = vtx::ReadTail(source);
+	} catch (vtx::FormatError &e) {
+		ThrowFileError(source.Path(), e);
+	}
+	const uint8_t *trailer = tail.data() + tail.size() - vtx::kTrailerSize;
+	if (cache) {
+		if (auto meta = cache->Find(source.Path(), size, trailer, limit)) {
+			source.SetCacheIdentity(meta->footer_crc);
+			return meta;
 		}
 	}
 	std::shared_ptr<const vtx::FileMetadata> meta;
 	try {
-		meta = std::make_shared<const vtx::FileMetadata>(vtx::ReadMetadata(source));
+		meta = std::make_shared<const vtx::FileMetadata>(vtx::ReadMetadata(source, tail));
 	} catch (vtx::FormatError &e) {
 		ThrowFileError(source.Path(), e);
 	}
-	if (cache && has_trailer) {
+	if (cache) {
 		cache->Insert(source.Path(), size, trailer, meta, limit);
 	}
 	source.SetCacheIdentity(meta->footer_crc);

@@ -5,21 +5,29 @@
 #include "scratch.hpp"
 #include "segment_cache.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <new>
 
 namespace vtx {
 
-FileMetadata ReadMetadata(InputSource &source) {
-	auto size = source.Size();
+std::vector<uint8_t> ReadTail(InputSource &source) {
+	const auto size = source.Size();
 	if (size < kHeaderSize + kTrailerSize) {
 		throw FormatError("file is too small to be a .vtx file (" + std::to_string(size) + " bytes)");
 	}
-	uint8_t head[kHeaderSize];
-	source.ReadAt(0, head, kHeaderSize);
-	uint8_t trailer[kTrailerSize];
-	source.ReadAt(size - kTrailerSize, trailer, kTrailerSize);
-	if (std::memcmp(head, kMagic, 4) != 0 || std::memcmp(trailer + 8, kMagic, 4) != 0) {
+	std::vector<uint8_t> tail(static_cast<size_t>(std::min<uint64_t>(size, kTailRead)));
+	source.ReadAt(size - tail.size(), tail.data(), tail.size());
+	return tail;
+}
+
+FileMetadata ReadMetadata(InputSource &source, const std::vector<uint8_t> &tail) {
+	const auto size = source.Size();
+	if (size < kHeaderSize + kTrailerSize || tail.size() < kTrailerSize) {
+		throw FormatError("file is too small to be a .vtx file (" + std::to_string(size) + " bytes)");
+	}
+	const uint8_t *trailer = tail.data() + tail.size() - kTrailerSize;
+	if (std::memcmp(trailer + 8, kMagic, 4) != 0) {
 		throw FormatError("not a .vtx file (magic bytes missing)");
 	}
 	uint32_t footer_len, footer_crc;
@@ -29,13 +37,22 @@ FileMetadata ReadMetadata(InputSource &source) {
 		throw FormatError("footer length " + std::to_string(footer_len) + " exceeds the file size");
 	}
 	std::vector<uint8_t> footer(footer_len);
-	source.ReadAt(size - kTrailerSize - footer_len, footer.data(), footer_len);
+	const size_t held = tail.size() - kTrailerSize; // footer bytes the tail already holds, at its end
+	const size_t from_tail = std::min<size_t>(held, footer_len);
+	std::memcpy(footer.data() + footer_len - from_tail, trailer - from_tail, from_tail);
+	if (from_tail < footer_len) {
+		source.ReadAt(size - kTrailerSize - footer_len, footer.data(), footer_len - from_tail);
+	}
 	if (Crc32c(footer.data(), footer.size()) != footer_crc) {
 		throw FormatError("footer checksum mismatch (file is corrupt)");
 	}
 	auto meta = FileMetadata::Deserialize(footer.data(), footer.size(), size);
 	meta.footer_crc = footer_crc;
 	return meta;
+}
+
+FileMetadata ReadMetadata(InputSource &source) {
+	return ReadMetadata(source, ReadTail(source));
 }
 
 namespace {

@@ -4,6 +4,8 @@
 #include "column.hpp"
 #include "metadata.hpp"
 
+#include <vector>
+
 namespace vtx {
 
 class InputSource {
@@ -18,6 +20,15 @@ public:
 	}
 };
 
+//! The bytes an opening reads at once from the end of a file: the trailer and, for all but the
+//! widest files, the whole footer in one request (each read is one GET on object storage).
+constexpr size_t kTailRead = 64 * 1024;
+
+//! The last min(size, kTailRead) bytes of the file, in one read (at least the trailer).
+std::vector<uint8_t> ReadTail(InputSource &source);
+//! The file's metadata from its tail (ReadTail): a second read only where the footer is longer.
+//! The trailer's magic and the footer's checksum identify the file; the header is not read.
+FileMetadata ReadMetadata(InputSource &source, const std::vector<uint8_t> &tail);
 FileMetadata ReadMetadata(InputSource &source);
 
 //! Reads, verifies, decompresses and decodes one column chunk (of a nested column, the streams
