@@ -98,6 +98,13 @@ void CompactFloatSum::AddSlow(u128 magnitude, bool negative, uint32_t position) 
 	SetInteger(negative ? -add : add);
 }
 
+void CompactFloatSum::AddRare(double v) {
+	Decoded d;
+	if (Decode(v, d)) {
+		AddWide(d.mantissa, d.negative, d.position);
+	}
+}
+
 void CompactFloatSum::AddTimes(double v, uint64_t count) {
 	values += count;
 	Decoded d;

@@ -18,6 +18,8 @@ namespace compute {
 struct CompactFloatSum {
 	enum Special : uint8_t { NAN_SEEN = 1, POS_INF = 2, NEG_INF = 4 };
 	static constexpr int16_t kNoTop = INT16_MIN;
+	//! Above every position (at most 2045), so that no value lands on an unseated grid.
+	static constexpr uint16_t kUnseated = UINT16_MAX;
 
 	// The 128-bit integer as two words: __int128 would make the state 16-byte aligned, and
 	// engines lay states out at 8.
@@ -25,7 +27,7 @@ struct CompactFloatSum {
 	uint64_t hi;
 	FloatAccumulator *spill; //! owned; null until needed
 	uint64_t values;         //! non-NULL values added, NaN and infinities included
-	uint16_t scale;          //! bit 0 of the integer weighs 2^(scale - 1074)
+	uint16_t scale;          //! bit 0 of the integer weighs 2^(scale - 1074); kUnseated until set
 	uint8_t seated;          //! scale set (by the first nonzero value)
 	uint8_t special;         //! Special bits seen
 	int16_t batch_top;       //! AddBatchInLevels: 2^batch_top bounded the last batch, or kNoTop
@@ -35,7 +37,7 @@ struct CompactFloatSum {
 		lo = hi = 0;
 		spill = nullptr;
 		values = 0;
-		scale = 0;
+		scale = kUnseated;
 		seated = special = 0;
 		batch_top = kNoTop;
 	}
@@ -55,10 +57,22 @@ struct CompactFloatSum {
 
 	void Add(double v) {
 		values++;
-		Decoded d;
-		if (Decode(v, d)) {
-			AddWide(d.mantissa, d.negative, d.position);
+		// Inline only the common case: a normal double landing on the grid (an unseated state's
+		// scale lies above every position, so it never does); everything else out of line.
+		uint64_t bits;
+		std::memcpy(&bits, &v, sizeof(bits));
+		const uint32_t position = (static_cast<uint32_t>(bits >> 52) & 0x7ff) - 1; // wraps for 0
+		const uint32_t shift = position - scale;
+		if (position < 0x7fe && shift <= 126 - 53) {
+			const u128 magnitude = static_cast<u128>((bits & ((uint64_t(1) << 52) - 1)) | (uint64_t(1) << 52)) << shift;
+			const i128 add = (bits >> 63) ? -static_cast<i128>(magnitude) : static_cast<i128>(magnitude);
+			i128 sum;
+			if (!__builtin_add_overflow(Integer(), add, &sum)) {
+				SetInteger(sum);
+				return;
+			}
 		}
+		AddRare(v);
 	}
 	//! `v` added `count` times: once, as the exact product of its mantissa and `count` (near the
 	//! top of the doubles, 2^11 copies at a time: engines repeat a constant a vector at a time).
@@ -134,6 +148,8 @@ private:
 		AddSlow(magnitude, negative, position);
 	}
 	void AddSlow(u128 magnitude, bool negative, uint32_t position);
+	//! Add's uncommon cases: zeros, subnormals, NaN and infinities, a value off the grid.
+	void AddRare(double v);
 	//! Up to 1024 values (no NULLs) in kLevels vectorizable passes of floating-point rounding;
 	//! false (nothing added) where their exponents spread too wide, or NaN and infinities occur.
 	static constexpr uint32_t kLevels = 3;
