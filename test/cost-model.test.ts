@@ -57,6 +57,34 @@ describe('the cost decision', () => {
     }
   });
 
+  it('leaves an ungrouped aggregate of other columns to DuckDB where the filters straddle every zone and few rows pass', async () => {
+    // `k = …` straddles every zone's [min, max] of `k` (random integers) and keeps a row or two.
+    await conn.run(`CREATE TABLE few AS SELECT i, (hash(i) % 10000000)::BIGINT AS k, (hash(i * 3) % 5)::INTEGER AS lo,
+        'https://example.com/' || (hash(i * 5) % 300)::VARCHAR AS url FROM range(120000) r(i)`);
+    const [[k]] = (await conn.runAndReadAll('SELECT k FROM few WHERE i = 777')).getRowsJS();
+    const f = sqlString(join(dir, 'few.vtx'));
+    await conn.run(`COPY few TO ${f} (FORMAT vortex, ROW_GROUP_SIZE 20000)`);
+    const narrow = (from: string) => `SELECT count(url), max(url), sum(lo) FROM ${from} WHERE k = ${String(k)} AND lo <= 3`;
+    expect(await plan(narrow(f))).toMatch(/Not Pushed: cost: the filters straddle the zones of 120000 rows and an estimated 0 of them pass/);
+    expect(await answerText(conn, narrow(f))).toBe(await answerText(conn, narrow('few')));
+    // Still pushed: where most rows pass, where only count(*) or the filtered columns are
+    // aggregated, and with the cost decisions off.
+    for (const sql of [
+      `SELECT count(url), max(url), sum(lo) FROM ${f} WHERE lo <= 3`,
+      `SELECT count(*) FROM ${f} WHERE k = ${String(k)}`,
+      `SELECT count(k), max(lo) FROM ${f} WHERE k = ${String(k)} AND lo <= 3`,
+    ]) {
+      expect(await plan(sql)).toContain('Pushed Aggregates');
+    }
+    await conn.run('SET vortex_pushdown_cost_based = false');
+    try {
+      expect(await plan(narrow(f))).toContain('Pushed Aggregates');
+      expect(await answerText(conn, narrow(f))).toBe(await answerText(conn, narrow('few')));
+    } finally {
+      await conn.run('RESET vortex_pushdown_cost_based');
+    }
+  });
+
   it('vortex_pushdown_cost_based = false pushes wherever the rules allow, with the same answers', async () => {
     const sql = (f: string) => `SELECT count(DISTINCT hi), count(DISTINCT url) FROM ${f} WHERE i % 3 = 0`;
     await conn.run('SET vortex_pushdown_cost_based = false');

@@ -602,6 +602,19 @@ vtx::compute::ZoneMatch ExpressionFilterEvaluator::Evaluate(idx_t k, const std::
 		mask.AndEntries(truth_.data(), c);
 		return ZoneMatch::SOME;
 	}
+	// One column under a predicate the reader evaluates itself (a comparison, IN, IS NULL, their
+	// ANDs and ORs): as a table filter is, over the decoded values, not through DuckDB's executor
+	// a vector at a time.
+	if (filters[k].has_predicate && inputs.size() == 1 && inputs[0].decoded && inputs[0].decoded->count == rows) {
+		mask.And(filters[k].predicate, inputs[0].type, *inputs[0].decoded);
+		const uint8_t *kept = mask.Rows();
+		for (uint64_t r = 0; r < rows; r++) {
+			if (kept[r]) {
+				return ZoneMatch::SOME;
+			}
+		}
+		return ZoneMatch::NONE;
+	}
 	if (!parts_[k].empty() && EvaluateParts(k, inputs, rows)) {
 		idx_t held = 0;
 		for (uint64_t r = 0; r < rows; r++) {
