@@ -63,7 +63,7 @@ void CompactFloatSum::Flush() {
 
 void CompactFloatSum::AddSlow(u128 magnitude, bool negative, uint32_t position) {
 	const uint32_t bits = BitLength(magnitude);
-	if (seated && position < scale) {
+	if (scale != kUnseated && position < scale) {
 		// Finer than the grid: move the grid down (the integer shifted up) while the integer keeps
 		// room for this value and for growth; otherwise this value alone goes to the spill.
 		const i128 x = Integer();
@@ -92,7 +92,6 @@ void CompactFloatSum::AddSlow(u128 magnitude, bool negative, uint32_t position) 
 		AddExactly(Spill(), magnitude, negative, position);
 		return;
 	}
-	seated = 1;
 	scale = static_cast<uint16_t>(target);
 	const i128 add = static_cast<i128>(magnitude << (position - target));
 	SetInteger(negative ? -add : add);

@@ -27,8 +27,8 @@ struct CompactFloatSum {
 	uint64_t hi;
 	FloatAccumulator *spill; //! owned; null until needed
 	uint64_t values;         //! non-NULL values added, NaN and infinities included
-	uint16_t scale;          //! bit 0 of the integer weighs 2^(scale - 1074); kUnseated until set
-	uint8_t seated;          //! scale set (by the first nonzero value)
+	uint16_t scale;          //! bit 0 of the integer weighs 2^(scale - 1074); kUnseated until the
+	                         //! first nonzero value sets it
 	uint8_t special;         //! Special bits seen
 	int16_t batch_top;       //! AddBatchInLevels: 2^batch_top bounded the last batch, or kNoTop
 
@@ -38,7 +38,7 @@ struct CompactFloatSum {
 		spill = nullptr;
 		values = 0;
 		scale = kUnseated;
-		seated = special = 0;
+		special = 0;
 		batch_top = kNoTop;
 	}
 	void Destroy() {
@@ -137,7 +137,7 @@ private:
 		const uint32_t shift = position - scale;
 		// In place where the value lands on the integer's grid and its shifted magnitude keeps
 		// the sign bit clear; an overflowing sum goes the slow way too.
-		if (seated && position >= scale && shift < 127 && (magnitude >> (126 - shift)) == 0) {
+		if (position >= scale && shift < 127 && (magnitude >> (126 - shift)) == 0) {
 			const i128 add = static_cast<i128>(magnitude << shift);
 			i128 sum;
 			if (!__builtin_add_overflow(Integer(), negative ? -add : add, &sum)) {
@@ -158,6 +158,8 @@ private:
 	void Flush();
 	FloatAccumulator &Spill();
 };
+
+static_assert(sizeof(CompactFloatSum) == 40, "the per-group state this file promises");
 
 } // namespace compute
 } // namespace vtx

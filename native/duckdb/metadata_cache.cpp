@@ -49,6 +49,13 @@ public:
 		return entry->meta;
 	}
 
+	//! Whether a footer of `path` at `size` bytes is held (its version not yet checked).
+	bool Holds(const std::string &path, uint64_t size) {
+		std::lock_guard<std::mutex> guard(lock);
+		auto it = index.find(path);
+		return it != index.end() && it->second->size == size;
+	}
+
 	void Insert(const std::string &path, uint64_t size, const uint8_t *trailer,
 	            std::shared_ptr<const vtx::FileMetadata> meta, size_t limit) {
 		Entry e;
@@ -171,21 +178,25 @@ std::shared_ptr<const vtx::FileMetadata> GetMetadata(FileSource &source, size_t 
 	auto &context = source.Context();
 	auto cache = CacheOf(context);
 	auto size = source.Size();
-	// One read of the file's tail: the trailer names the version for the cache, and on a miss the
-	// footer is usually in the same bytes.
+	// One read: where the cache holds a footer of this file, its trailer alone (which names the
+	// version); otherwise the file's tail, which usually holds the footer too.
 	std::vector<uint8_t> tail;
-	try {
-		tail = vtx::ReadTail(source);
-	} catch (vtx::FormatError &e) {
-		ThrowFileError(source.Path(), e);
-	}
-	const uint8_t *trailer = tail.data() + tail.size() - vtx::kTrailerSize;
-	if (cache) {
-		if (auto meta = cache->Find(source.Path(), size, trailer, limit)) {
+	if (cache && size >= vtx::kHeaderSize + vtx::kTrailerSize && cache->Holds(source.Path(), size)) {
+		tail.resize(vtx::kTrailerSize);
+		source.ReadAt(size - vtx::kTrailerSize, tail.data(), tail.size());
+		if (auto meta = cache->Find(source.Path(), size, tail.data(), limit)) {
 			source.SetCacheIdentity(meta->footer_crc);
 			return meta;
 		}
 	}
+	if (tail.size() <= vtx::kTrailerSize) {
+		try {
+			tail = vtx::ReadTail(source);
+		} catch (vtx::FormatError &e) {
+			ThrowFileError(source.Path(), e);
+		}
+	}
+	const uint8_t *trailer = tail.data() + tail.size() - vtx::kTrailerSize;
 	std::shared_ptr<const vtx::FileMetadata> meta;
 	try {
 		meta = std::make_shared<const vtx::FileMetadata>(vtx::ReadMetadata(source, tail));
