@@ -17,6 +17,13 @@ constexpr uint32_t kBelow = 32;
 //! (62 * 32 + 127 < 67 * 32), five limbs from limb 62 on.
 constexpr uint32_t kTopScale = 62 * 32;
 
+using i128 = __int128;
+
+//! |x| (2^127 for the most negative): the magnitude the adds and the spill take with a sign.
+u128 Magnitude(i128 x) {
+	return x < 0 ? -static_cast<u128>(x) : static_cast<u128>(x);
+}
+
 uint32_t BitLength(u128 v) {
 	const uint64_t hi = static_cast<uint64_t>(v >> 64);
 	return hi ? 128 - static_cast<uint32_t>(__builtin_clzll(hi))
@@ -55,8 +62,7 @@ FloatAccumulator &CompactFloatSum::Spill() {
 void CompactFloatSum::Flush() {
 	const i128 x = Integer();
 	if (x) {
-		const bool negative = x < 0;
-		AddExactly(Spill(), negative ? -static_cast<u128>(x) : static_cast<u128>(x), negative, scale);
+		AddExactly(Spill(), Magnitude(x), x < 0, scale);
 		SetInteger(0);
 	}
 }
@@ -67,7 +73,7 @@ void CompactFloatSum::AddSlow(u128 magnitude, bool negative, uint32_t position) 
 		// Finer than the grid: move the grid down (the integer shifted up) while the integer keeps
 		// room for this value and for growth; otherwise this value alone goes to the spill.
 		const i128 x = Integer();
-		const uint32_t used = BitLength(x < 0 ? -static_cast<u128>(x) : static_cast<u128>(x));
+		const uint32_t used = BitLength(Magnitude(x));
 		const uint32_t target = position >= kBelow ? position - kBelow : 0;
 		const uint32_t down = scale - target;
 		if (used + down <= 120 && bits + (position - target) <= 120) {
@@ -185,22 +191,20 @@ bool CompactFloatSum::AddBatchInLevels(const double *v, uint32_t n) {
 	// inside the next level's binade. 2^t bounds the batch: the last batch's bound (kept in
 	// `batch_top`) where it still holds, else this batch's own.
 	int t = batch_top;
-	if (t == kNoTop && !BatchTop(v, n, t)) {
+	const bool carried = t != kNoTop;
+	if (!carried && !BatchTop(v, n, t)) {
 		return false;
 	}
 	double rest[1024];
 	int64_t totals[kLevels];
 	uint64_t outside, left;
 	totals[0] = Level(v, rest, n, t - 51, outside, left);
+	if (outside && carried && BatchTop(v, n, t) && t != batch_top) {
+		totals[0] = Level(v, rest, n, t - 51, outside, left); // the carried bound no longer held
+	}
 	if (outside) {
-		const int guessed = t;
-		if (guessed == batch_top && BatchTop(v, n, t) && t != guessed) {
-			totals[0] = Level(v, rest, n, t - 51, outside, left);
-		}
-		if (outside) {
-			batch_top = kNoTop;
-			return false;
-		}
+		batch_top = kNoTop;
+		return false;
 	}
 	batch_top = static_cast<int16_t>(t);
 	uint32_t levels = 1;
@@ -214,7 +218,7 @@ bool CompactFloatSum::AddBatchInLevels(const double *v, uint32_t n) {
 	for (uint32_t j = 0; j < levels; j++) {
 		if (totals[j]) {
 			const bool negative = totals[j] < 0;
-			uint64_t magnitude = negative ? 0 - static_cast<uint64_t>(totals[j]) : static_cast<uint64_t>(totals[j]);
+			uint64_t magnitude = static_cast<uint64_t>(Magnitude(totals[j]));
 			// Without its trailing zero bits: a total at a fine level usually has many, and would
 			// pull the state's grid far below the values' own last bits.
 			const uint32_t zeros = static_cast<uint32_t>(__builtin_ctzll(magnitude));
@@ -268,8 +272,7 @@ void CompactFloatSum::AddBatch(const double *v, uint64_t n) {
 		}
 		const i128 total = static_cast<i128>((static_cast<u128>(total_hi) << 64) | total_lo);
 		if (total) {
-			const bool negative = total < 0;
-			AddWide(negative ? -static_cast<u128>(total) : static_cast<u128>(total), negative, top - 1 - 62);
+			AddWide(Magnitude(total), total < 0, top - 1 - 62);
 		}
 	}
 }
@@ -282,8 +285,7 @@ void CompactFloatSum::Combine(const CompactFloatSum &o) {
 	}
 	const i128 x = o.Integer();
 	if (x) {
-		const bool negative = x < 0;
-		AddWide(negative ? -static_cast<u128>(x) : static_cast<u128>(x), negative, o.scale);
+		AddWide(Magnitude(x), x < 0, o.scale);
 	}
 }
 
@@ -294,8 +296,7 @@ ExactSum CompactFloatSum::Finite() const {
 	}
 	const i128 x = Integer();
 	if (x) {
-		const bool negative = x < 0;
-		AddExactly(total, negative ? -static_cast<u128>(x) : static_cast<u128>(x), negative, scale);
+		AddExactly(total, Magnitude(x), x < 0, scale);
 	}
 	return total.Sum();
 }
@@ -310,7 +311,7 @@ bool CompactFloatSum::RoundFast(uint64_t divisor, double &out) const {
 		return true;
 	}
 	const bool negative = x < 0;
-	u128 m = negative ? -static_cast<u128>(x) : static_cast<u128>(x);
+	u128 m = Magnitude(x);
 	int64_t exponent = static_cast<int64_t>(scale) - 1074; // of m's bit 0
 	bool sticky = false;
 	if (divisor > 1) {

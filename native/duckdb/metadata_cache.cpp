@@ -179,32 +179,25 @@ std::shared_ptr<const vtx::FileMetadata> GetMetadata(FileSource &source, size_t 
 	auto cache = CacheOf(context);
 	auto size = source.Size();
 	// One read: where the cache holds a footer of this file, its trailer alone (which names the
-	// version); otherwise the file's tail, which usually holds the footer too.
-	std::vector<uint8_t> tail;
-	if (cache && size >= vtx::kHeaderSize + vtx::kTrailerSize && cache->Holds(source.Path(), size)) {
-		tail.resize(vtx::kTrailerSize);
-		source.ReadAt(size - vtx::kTrailerSize, tail.data(), tail.size());
-		if (auto meta = cache->Find(source.Path(), size, tail.data(), limit)) {
+	// version); otherwise (or for another version) the file's tail, which usually holds the footer.
+	if (cache && cache->Holds(source.Path(), size)) {
+		uint8_t held[vtx::kTrailerSize];
+		source.ReadAt(size - vtx::kTrailerSize, held, vtx::kTrailerSize);
+		if (auto meta = cache->Find(source.Path(), size, held, limit)) {
 			source.SetCacheIdentity(meta->footer_crc);
 			return meta;
 		}
 	}
-	if (tail.size() <= vtx::kTrailerSize) {
-		try {
-			tail = vtx::ReadTail(source);
-		} catch (vtx::FormatError &e) {
-			ThrowFileError(source.Path(), e);
-		}
-	}
-	const uint8_t *trailer = tail.data() + tail.size() - vtx::kTrailerSize;
+	std::vector<uint8_t> tail;
 	std::shared_ptr<const vtx::FileMetadata> meta;
 	try {
+		tail = vtx::ReadTail(source);
 		meta = std::make_shared<const vtx::FileMetadata>(vtx::ReadMetadata(source, tail));
 	} catch (vtx::FormatError &e) {
 		ThrowFileError(source.Path(), e);
 	}
 	if (cache) {
-		cache->Insert(source.Path(), size, trailer, meta, limit);
+		cache->Insert(source.Path(), size, tail.data() + tail.size() - vtx::kTrailerSize, meta, limit);
 	}
 	source.SetCacheIdentity(meta->footer_crc);
 	return meta;

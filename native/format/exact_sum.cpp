@@ -168,13 +168,16 @@ void FloatAccumulator::AddLimbs(const int64_t *add, uint32_t count, uint32_t off
 	if (limbs.empty()) {
 		Allocate();
 	}
-	// Carried first, every limb is below 2^32; with `additions` below 2^30 the sums stay in
-	// range, and counting them as pending makes the next addition carry in time.
-	Carry();
+	// Each of `additions` values put below 2^32 into a limb, as Add(double) does once: carried
+	// only when the pending additions would reach kCarryEvery (a carry walks all 67 limbs, and a
+	// caller spilling one value at a time would pay it per value).
+	if (pending + additions >= kCarryEvery) {
+		Carry();
+	}
 	for (uint32_t i = 0; i < count; i++) {
 		limbs[offset + i] += add[i];
 	}
-	pending = additions + 1;
+	pending += additions;
 }
 
 void FloatAccumulator::Add(const FloatAccumulator &o) {

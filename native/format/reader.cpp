@@ -51,10 +51,6 @@ FileMetadata ReadMetadata(InputSource &source, const std::vector<uint8_t> &tail)
 	return meta;
 }
 
-FileMetadata ReadMetadata(InputSource &source) {
-	return ReadMetadata(source, ReadTail(source));
-}
-
 namespace {
 
 // The values of a plain fixed-width segment start 2 bytes (validity kind, encoding) plus

@@ -29,7 +29,6 @@ std::vector<uint8_t> ReadTail(InputSource &source);
 //! The file's metadata from its tail (ReadTail): a second read only where the footer is longer.
 //! The trailer's magic and the footer's checksum identify the file; the header is not read.
 FileMetadata ReadMetadata(InputSource &source, const std::vector<uint8_t> &tail);
-FileMetadata ReadMetadata(InputSource &source);
 
 //! Reads, verifies, decompresses and decodes one column chunk (of a nested column, the streams
 //! `selection` names, or all of them).
