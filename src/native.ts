@@ -7,6 +7,38 @@ export interface NativeAddon {
   /** `rulesGiven`: the caller chose `rules`, so a database registered with other rules is an error. */
   attach(connection: unknown, rules: CompiledRule[], rulesGiven: boolean): boolean;
   readonly duckdbVersion: string;
+  /** The extension points' native tables (src/catalog.ts mirrors the names TypeScript needs). */
+  readonly catalog: NativeCatalog;
+}
+
+/** A row of native/duckdb/settings.hpp. */
+export interface NativeSetting {
+  name: string;
+  type: string;
+  default: string;
+  /** Under the master switch vortex_pushdown. */
+  master: boolean;
+  /** Its key in the TypeScript API's flags, null where it has none. */
+  key: string | null;
+  description: string;
+}
+
+/** A row of native/duckdb/pushdown/aggregate_catalog.cpp. */
+export interface NativeAggregate {
+  kind: string;
+  /** The names DuckDB binds it as. */
+  names: string[];
+  distinct: boolean;
+  /** The name its rules are keyed on in src/rules.ts, null where that is the bound name. */
+  rule: string | null;
+  setting: string;
+  /** Why it is not answered per group, null where it is. */
+  notPerGroup: string | null;
+}
+
+export interface NativeCatalog {
+  settings: NativeSetting[];
+  aggregates: NativeAggregate[];
 }
 
 /** A DuckDB release this package is built, prebuilt and tested for (scripts/duckdb-lines.json). */

@@ -1,6 +1,7 @@
 import { connectionHandle, duckdbVersionOf, type DuckDBConnectionLike } from './connection';
+import { PUSHDOWN_SETTINGS } from './catalog';
 import { loadAddon } from './native';
-import { compileRules, resolveRules, type PushdownFlag, type PushdownFlags, type PushdownRule, type PushdownRuleName } from './rules';
+import { compileRules, resolveRules, type PushdownFlags, type PushdownRule, type PushdownRuleName } from './rules';
 
 export type { DuckDBConnectionLike } from './connection';
 
@@ -23,24 +24,9 @@ export interface RegisterResult {
   registered: boolean;
 }
 
-const SETTING_OF: Record<'enabled' | 'grouped' | 'order' | 'expressions' | 'sortedGroups' | 'costBased' | PushdownFlag, string> = {
-  enabled: 'vortex_pushdown',
-  grouped: 'vortex_pushdown_grouped',
-  order: 'vortex_pushdown_order',
-  expressions: 'vortex_pushdown_expressions',
-  sortedGroups: 'vortex_pushdown_sorted_groups',
-  costBased: 'vortex_pushdown_cost_based',
-  count: 'vortex_pushdown_count',
-  sum: 'vortex_pushdown_sum',
-  avg: 'vortex_pushdown_avg',
-  min: 'vortex_pushdown_min',
-  max: 'vortex_pushdown_max',
-  distinct: 'vortex_pushdown_distinct',
-  approx_distinct: 'vortex_pushdown_approx_distinct',
-};
 
 /** All pushdown settings, as DuckDB knows them. */
-export const pushdownSettings: readonly string[] = Object.values(SETTING_OF);
+export const pushdownSettings: readonly string[] = Object.values(PUSHDOWN_SETTINGS);
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -62,10 +48,10 @@ function checkKeys(value: unknown, where: string, known: readonly string[]): Rec
 
 /** `SET` statements for `flags`, every flag checked before any is returned. */
 function pushdownStatements(flags: unknown, where: string, global: boolean): string[] {
-  const checked = checkKeys(flags, where, Object.keys(SETTING_OF));
+  const checked = checkKeys(flags, where, Object.keys(PUSHDOWN_SETTINGS));
   return Object.entries(checked).map(([flag, value]) => {
     if (typeof value !== 'boolean') throw new TypeError(`duckdb-vortex: ${where}.${flag} must be a boolean, got ${kind(value)}`);
-    return `SET ${global ? 'GLOBAL ' : ''}${SETTING_OF[flag as keyof typeof SETTING_OF]} = ${value}`;
+    return `SET ${global ? 'GLOBAL ' : ''}${PUSHDOWN_SETTINGS[flag as keyof typeof PUSHDOWN_SETTINGS]} = ${value}`;
   });
 }
 

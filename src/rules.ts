@@ -8,18 +8,16 @@
  * receives this table compiled by `compileRules` and enforces it, refusing float min/max
  * on its own as well.
  */
+import { AGGREGATE_FLAGS, PUSHDOWN_SETTINGS, type PushdownSettingKey } from './catalog';
 
-/** Aggregate names as DuckDB binds them. */
-export type AggregateName =
-  | 'count_star' | 'count' | 'sum' | 'sum_no_overflow' | 'avg' | 'min' | 'max'
-  | 'fsum' | 'kahan_sum' | 'sumkahan' | 'favg'
-  | 'count_distinct' | 'approx_count_distinct';
+/** Aggregate names as DuckDB binds them (src/catalog.ts). */
+export type AggregateName = keyof typeof AGGREGATE_FLAGS;
 
 /**
  * The per-function switches, each a DuckDB setting `vortex_pushdown_<flag>`: `distinct` is
  * count(DISTINCT x), `approx_distinct` approx_count_distinct(x).
  */
-export type PushdownFlag = 'count' | 'sum' | 'avg' | 'min' | 'max' | 'distinct' | 'approx_distinct';
+export type PushdownFlag = (typeof AGGREGATE_FLAGS)[AggregateName];
 
 /**
  * Master switch, one switch per aggregate family, `grouped` (GROUP BY answered inside the
@@ -28,7 +26,7 @@ export type PushdownFlag = 'count' | 'sum' | 'avg' | 'min' | 'max' | 'distinct' 
  * operator is declined; false pushes wherever the rules allow). `enabled: false` turns every
  * other one off. Absent means enabled.
  */
-export type PushdownFlags = Partial<Record<'enabled' | 'grouped' | 'order' | 'expressions' | 'sortedGroups' | 'costBased' | PushdownFlag, boolean>>;
+export type PushdownFlags = Partial<Record<PushdownSettingKey, boolean>>;
 
 /**
  * GROUP BY pushdown applies the same allow-list per group, with the same rewrites (an all-NULL
@@ -56,7 +54,7 @@ export type PushdownFlags = Partial<Record<'enabled' | 'grouped' | 'order' | 'ex
  * - a GROUP BY with more groups than that ({@link sortedGroups}) is still pushed where the zones are
  *   sorted by its key.
  */
-export const groupedPushdown = Object.freeze({ setting: 'vortex_pushdown_grouped' });
+export const groupedPushdown = Object.freeze({ setting: PUSHDOWN_SETTINGS.grouped });
 
 /**
  * GROUP BY a key the files are sorted by (an order's lines by order key, events by user or session):
@@ -75,7 +73,7 @@ export const groupedPushdown = Object.freeze({ setting: 'vortex_pushdown_grouped
  * apply as for any grouped aggregate. `EXPLAIN` shows `Grouped As: sorted runs`. Lives in
  * native/duckdb/pushdown/sorted_grouped_scan.cpp and native/compute/sorted_groups.cpp.
  */
-export const sortedGroups = Object.freeze({ setting: 'vortex_pushdown_sorted_groups' });
+export const sortedGroups = Object.freeze({ setting: PUSHDOWN_SETTINGS.sortedGroups });
 
 /**
  * The query's own ORDER BY over a pushed GROUP BY's keys is taken into the grouped scan, which
@@ -87,7 +85,7 @@ export const sortedGroups = Object.freeze({ setting: 'vortex_pushdown_sorted_gro
  * collations, LIMIT (Top-N), a sort below a join or a LIMIT, and any sort while
  * `preserve_insertion_order` is off. Lives in native/duckdb/pushdown/grouped_order.cpp.
  */
-export const groupedOrder = Object.freeze({ setting: 'vortex_pushdown_order' });
+export const groupedOrder = Object.freeze({ setting: PUSHDOWN_SETTINGS.order });
 
 /**
  * Filters vortex_scan takes out of DuckDB's plan and evaluates itself, with DuckDB's own
@@ -107,7 +105,7 @@ export const groupedOrder = Object.freeze({ setting: 'vortex_pushdown_order' });
  * BETWEEN and IS [NOT] NULL stay DuckDB's (it makes table filters of them and estimates joins from
  * them). Filters that may raise an error stay DuckDB's, so errors are DuckDB's own.
  */
-export const expressionPushdown = Object.freeze({ setting: 'vortex_pushdown_expressions' });
+export const expressionPushdown = Object.freeze({ setting: PUSHDOWN_SETTINGS.expressions });
 
 /**
  * GROUP BY keys that are a bucket function of one column (native/duckdb/pushdown/bucket_keys.cpp
@@ -317,11 +315,6 @@ export function typeKey(duckdbType: string): string {
   return aliases[t] ?? t;
 }
 
-const FLAG_OF: Record<AggregateName, PushdownFlag> = {
-  count_star: 'count', count: 'count', sum: 'sum', sum_no_overflow: 'sum', avg: 'avg', min: 'min', max: 'max',
-  fsum: 'sum', kahan_sum: 'sum', sumkahan: 'sum', favg: 'avg', count_distinct: 'distinct', approx_count_distinct: 'approx_distinct',
-};
-
 /** Decides whether `fn(column of duckdbType)` may be answered by the reader under `flags`. */
 export function decidePushdown(fn: string, duckdbType: string, flags: PushdownFlags = {}): PushdownDecision {
   const name = fn.toLowerCase() as AggregateName;
@@ -331,8 +324,9 @@ export function decidePushdown(fn: string, duckdbType: string, flags: PushdownFl
   }
   const rule = pushdownRules.find((r) => r.fn === name && r.type === key);
   if (!rule) return { push: false, reason: `${fn}(${key}) is not on the allow-list` };
-  if (flags.enabled === false) return { push: false, reason: 'vortex_pushdown is off', rule };
-  if (flags[FLAG_OF[name]] === false) return { push: false, reason: `vortex_pushdown_${FLAG_OF[name]} is off`, rule };
+  if (flags.enabled === false) return { push: false, reason: `${PUSHDOWN_SETTINGS.enabled} is off`, rule };
+  const flag = AGGREGATE_FLAGS[name];
+  if (flags[flag] === false) return { push: false, reason: `${PUSHDOWN_SETTINGS[flag]} is off`, rule };
   return { push: true, reason: rule.why, rule, rewrite: { onEmpty: rule.onEmpty, skipNans: rule.skipNans } };
 }
 
@@ -343,7 +337,7 @@ export function decidePushdown(fn: string, duckdbType: string, flags: PushdownFl
 export function decideGroupedPushdown(fn: string, duckdbType: string, flags: PushdownFlags = {}): PushdownDecision {
   const d = decidePushdown(fn, duckdbType, flags);
   if (!d.push) return d;
-  if (flags.grouped === false) return { push: false, reason: 'vortex_pushdown_grouped is off', rule: d.rule };
+  if (flags.grouped === false) return { push: false, reason: `${PUSHDOWN_SETTINGS.grouped} is off`, rule: d.rule };
   if (d.rule?.requires === 'sum-bound') {
     return { push: false, reason: `${fn} over 128-bit integers is not pushed per group: its no-overflow proof is made for the whole column`, rule: d.rule };
   }
@@ -444,7 +438,7 @@ export function compileRules(selected: readonly PushdownRule[] = pushdownRules):
     return {
       fn: allowed.fn,
       type: allowed.type,
-      setting: `vortex_pushdown_${allowed.flag}`,
+      setting: PUSHDOWN_SETTINGS[allowed.flag],
       skipNans: allowed.skipNans,
       emptyIsNull: allowed.onEmpty === 'null',
       nonFiniteIsNan: allowed.onNonFinite === 'nan',

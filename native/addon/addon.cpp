@@ -2,6 +2,7 @@
 // and registers the extension there. The addon links the libduckdb.so that
 // @duckdb/node-bindings loaded, so both see one DuckDB.
 #include "../duckdb/extension.hpp"
+#include "catalog.hpp"
 #include "connection.hpp"
 #include "test_hooks.hpp"
 #include "duckdb.hpp"
@@ -95,6 +96,7 @@ Napi::Value Attach(const Napi::CallbackInfo &info) {
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
 	exports.Set("attach", Napi::Function::New(env, Attach));
 	exports.Set("duckdbVersion", Napi::String::New(env, vortex::CompiledDuckDBVersion()));
+	exports.Set("catalog", vortex_addon::CatalogObject(env));
 	vortex_addon::AddTestHooks(env, exports);
 	return exports;
 }

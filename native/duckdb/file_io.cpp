@@ -23,7 +23,7 @@ void FileSource::ReadAt(uint64_t offset, uint8_t *dst, size_t n) {
 }
 
 void FileSource::SetCacheIdentity(uint32_t footer_crc) {
-	if (!SettingEnabled(context, kSegmentCacheSetting)) {
+	if (!SettingEnabled(context, Setting::SEGMENT_CACHE)) {
 		identity = 0;
 		return;
 	}

@@ -3,38 +3,83 @@
 
 namespace vortex {
 
-//! BOOLEAN settings, default true: the master switch and one per aggregate family (count, sum,
-//! avg, min, max, count(DISTINCT), approx_count_distinct).
-extern const char *const kPushdownSettings[8];
-//! BOOLEAN, default true: GROUP BY aggregates may be answered inside the reader.
-extern const char *const kGroupedPushdownSetting;
-extern const char *const kOrderPushdownSetting; //! ORDER BY on a pushed GROUP BY's keys (grouped_order.hpp)
-//! Filter expressions taken into vortex_scan (scan/expression_filter.hpp) and GROUP BY buckets.
-extern const char *const kExpressionPushdownSetting;
-//! BOOLEAN, default true: GROUP BY a key the zones are sorted by, as runs (pushdown/sorted_grouped_scan.hpp).
-extern const char *const kSortedGroupsSetting;
-//! BOOLEAN, default true: a strategy estimated to be slower than DuckDB's own plain plan is declined.
-extern const char *const kCostBasedSetting;
-//! BOOLEAN, default true: float sums and averages over .vtx columns are exact in every plan
-//! (pushdown/exact_float_sums.hpp). Not under the master switch: it is about meaning, not speed.
-extern const char *const kExactFloatSumsSetting;
+// Every SQL setting of the extension, one row each: the only place a setting's name, type, default,
+// description and TypeScript key (src/catalog.ts, "" where the TypeScript API has no flag for it)
+// are written. RegisterSettings registers the rows, the addon exports them (test/catalog.test.ts
+// checks them against duckdb_settings() and src/catalog.ts), and code reads a setting by its id.
+// `master`: a feature under the master switch vortex_pushdown, read as false while that is off.
+//   X(id, name, type, default, master, ts_key, description)
+#define VORTEX_SETTINGS(X)                                                                                      \
+	X(PUSHDOWN, "vortex_pushdown", BOOLEAN, "true", false, "enabled",                                            \
+	  "Answer aggregates, filters and GROUP BY buckets over vortex_scan inside the reader (false: nothing "     \
+	  "clever is done, whatever the vortex_pushdown_* settings say)")                                           \
+	X(PUSHDOWN_COUNT, "vortex_pushdown_count", BOOLEAN, "true", true, "count",                                 \
+	  "Allow pushing count and count(*) into vortex_scan")                                                       \
+	X(PUSHDOWN_SUM, "vortex_pushdown_sum", BOOLEAN, "true", true, "sum", "Allow pushing sum into vortex_scan")  \
+	X(PUSHDOWN_AVG, "vortex_pushdown_avg", BOOLEAN, "true", true, "avg", "Allow pushing avg into vortex_scan")  \
+	X(PUSHDOWN_MIN, "vortex_pushdown_min", BOOLEAN, "true", true, "min", "Allow pushing min into vortex_scan")  \
+	X(PUSHDOWN_MAX, "vortex_pushdown_max", BOOLEAN, "true", true, "max", "Allow pushing max into vortex_scan")  \
+	X(PUSHDOWN_DISTINCT, "vortex_pushdown_distinct", BOOLEAN, "true", true, "distinct",                        \
+	  "Allow pushing count(DISTINCT x) into vortex_scan")                                                        \
+	X(PUSHDOWN_APPROX_DISTINCT, "vortex_pushdown_approx_distinct", BOOLEAN, "true", true, "approx_distinct",   \
+	  "Allow pushing approx_count_distinct into vortex_scan")                                                    \
+	X(PUSHDOWN_GROUPED, "vortex_pushdown_grouped", BOOLEAN, "true", true, "grouped",                           \
+	  "Allow answering GROUP BY aggregates inside vortex_scan")                                                  \
+	X(PUSHDOWN_ORDER, "vortex_pushdown_order", BOOLEAN, "true", true, "order",                                 \
+	  "Allow a pushed GROUP BY to emit its groups in the query's ORDER BY on its keys")                          \
+	X(PUSHDOWN_EXPRESSIONS, "vortex_pushdown_expressions", BOOLEAN, "true", true, "expressions",               \
+	  "Allow vortex_scan to evaluate filter expressions DuckDB would keep above it, and GROUP BY time buckets " \
+	  "and other monotone functions of a column")                                                                \
+	X(PUSHDOWN_SORTED_GROUPS, "vortex_pushdown_sorted_groups", BOOLEAN, "true", true, "sortedGroups",          \
+	  "Allow answering a GROUP BY with many groups inside vortex_scan where the files' zones are sorted by its " \
+	  "key")                                                                                                     \
+	X(PUSHDOWN_COST_BASED, "vortex_pushdown_cost_based", BOOLEAN, "true", true, "costBased",                   \
+	  "Push a strategy only where its estimated cost is below DuckDB's plain scan and operator (false: "        \
+	  "wherever the rules allow, to compare or test the pushed paths)")                                         \
+	X(EXACT_FLOAT_SUMS, "vortex_exact_float_sums", BOOLEAN, "true", false, "",                                  \
+	  "sum, avg, fsum and favg of a FLOAT or DOUBLE column of vortex_scan are the correctly rounded exact sum "  \
+	  "(or mean) in every plan, as pushed plans are (false: DuckDB's own summation where not pushed)")          \
+	X(METADATA_CACHE_SIZE, "vortex_metadata_cache_size", VARCHAR, "64MiB", false, "",                           \
+	  "Bytes of parsed .vtx footers kept in memory (like memory_limit: '64MiB', '1GB'; or bytes); least "       \
+	  "recently used evicted first, 0 disables")                                                                 \
+	X(SEGMENT_CACHE, "vortex_segment_cache", BOOLEAN, "true", false, "",                                        \
+	  "Keep decompressed .vtx segments that queries read more than once in memory for later queries (at most "  \
+	  "256 MiB, released a second after the last scan ends)")
 
-//! BOOLEAN, default true: decompressed segments read twice are kept for later queries
-//! (format/segment_cache.hpp).
-extern const char *const kSegmentCacheSetting;
+enum class Setting : uint8_t {
+#define VORTEX_SETTING_ID(id, ...) id,
+	VORTEX_SETTINGS(VORTEX_SETTING_ID)
+#undef VORTEX_SETTING_ID
+};
+
+struct SettingSpec {
+	Setting id;
+	const char *name;
+	duckdb::LogicalTypeId type;
+	const char *default_value;
+	bool master; //! under the master switch vortex_pushdown
+	const char *ts_key;
+	const char *description;
+};
+
+extern const SettingSpec kSettings[];
+extern const size_t kSettingCount;
+const SettingSpec &SpecOf(Setting id);
+//! The row named `name`, or nullptr.
+const SettingSpec *FindSetting(const std::string &name);
 
 void RegisterSettings(duckdb::DBConfig &config);
-//! Current value (SET or SET GLOBAL) of a BOOLEAN setting; true when unset. A vortex_pushdown_*
-//! setting reads false while the master switch vortex_pushdown is off.
+//! Current value (SET or SET GLOBAL) of a BOOLEAN setting, its default when unset; false while the
+//! master switch is off for a setting under it.
+bool SettingEnabled(duckdb::ClientContext &context, Setting id);
+//! The same for a setting named by string: one of ours (rules compiled in src/rules.ts carry
+//! names) or one of DuckDB's own BOOLEAN settings (true when unset).
 bool SettingEnabled(duckdb::ClientContext &context, const std::string &name);
 
-//! vortex_metadata_cache_size: bytes of parsed footers the metadata cache keeps, a memory
-//! size as for memory_limit ('64MiB', '1GB') or a number of bytes; 0 disables the cache.
-extern const char *const kMetadataCacheSizeSetting;
-constexpr const char *kDefaultMetadataCacheSize = "64MiB";
-//! The limit in bytes for this context (SET, SET GLOBAL or the default).
+//! vortex_metadata_cache_size for this context (SET, SET GLOBAL or the default), in bytes.
 size_t MetadataCacheLimit(duckdb::ClientContext &context);
-//! Parses a cache size; throws an InvalidInputException naming the setting when invalid.
+//! Parses a cache size, as for memory_limit ('64MiB', '1GB') or a number of bytes; throws an
+//! InvalidInputException naming the setting when invalid.
 size_t ParseCacheSize(const std::string &text);
 
 } // namespace vortex

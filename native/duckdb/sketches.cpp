@@ -1,7 +1,7 @@
 #include "sketches.hpp"
 
 #include "duckdb_compat.hpp"
-#include "scan/column_emit.hpp"
+#include "column_emit.hpp"
 #include "type_mapping.hpp"
 #include "duckdb/main/extension_manager.hpp"
 

@@ -1,7 +1,7 @@
 #include "bucket_keys.hpp"
 
-#include "../scan/calendar_kernels.hpp"
-#include "../scan/column_emit.hpp"
+#include "../expr/calendar_kernels.hpp"
+#include "../column_emit.hpp"
 #include "../type_mapping.hpp"
 #include "duckdb/planner/expression/bound_cast_expression.hpp"
 #include "duckdb/planner/expression/bound_constant_expression.hpp"

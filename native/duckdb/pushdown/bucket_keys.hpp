@@ -17,8 +17,8 @@
 #include <vector>
 #include "../../compute/calendar.hpp"
 #include "../../format/column.hpp"
-#include "../scan/monotone_functions.hpp"
-#include "../scan/value_evaluator.hpp"
+#include "../expr/monotone_functions.hpp"
+#include "../expr/value_evaluator.hpp"
 #include "duckdb.hpp"
 #include "duckdb/execution/expression_executor.hpp"
 

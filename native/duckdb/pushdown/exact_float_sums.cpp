@@ -1,7 +1,7 @@
 #include "exact_float_sums.hpp"
 
 #include "../functions/exact_float_sum_function.hpp"
-#include "../scan/vortex_scan.hpp"
+#include "plan.hpp"
 #include "../settings.hpp"
 #include "duckdb/planner/expression/bound_aggregate_expression.hpp"
 #include "duckdb/planner/expression/bound_cast_expression.hpp"
@@ -124,7 +124,7 @@ void FollowFloats(LogicalOperator &op, FloatColumns &columns) {
 } // namespace
 
 void UseExactFloatSums(ClientContext &context, unique_ptr<LogicalOperator> &plan) {
-	if (!SettingEnabled(context, kExactFloatSumsSetting)) {
+	if (!SettingEnabled(context, Setting::EXACT_FLOAT_SUMS)) {
 		return;
 	}
 	FloatColumns columns;

@@ -3,7 +3,7 @@
 // statistics where a zone's keys are constant and from decoded rows elsewhere.
 #pragma once
 #include "grouped_order.hpp"
-#include "../scan/plan_guard.hpp"
+#include "plan.hpp"
 #include "pushed_aggregate.hpp"
 
 #include <map>

@@ -107,7 +107,7 @@ bool TryAbsorb(unique_ptr<LogicalOperator> &op) {
 } // namespace
 
 void AbsorbGroupedOrder(ClientContext &context, unique_ptr<LogicalOperator> &plan) {
-	if (!SettingEnabled(context, kOrderPushdownSetting)) {
+	if (!SettingEnabled(context, Setting::PUSHDOWN_ORDER)) {
 		return;
 	}
 	Value preserve;

@@ -5,7 +5,7 @@
 // longer the version the plan was made from, as execution does for a file replaced after
 // planning (plan_guard.hpp).
 #pragma once
-#include "../scan/scan_bind_data.hpp"
+#include "plan.hpp"
 #include "pushed_aggregate.hpp"
 #include "duckdb/common/serializer/deserializer.hpp"
 #include "duckdb/common/serializer/serializer.hpp"

@@ -10,9 +10,7 @@
 #include "grouped_aggregate.hpp"
 #include "pushed_aggregate.hpp"
 #include "sorted_grouped_scan.hpp"
-#include "../scan/vortex_scan.hpp"
-#include "../scan/scan_bind_data.hpp"
-#include "../scan/scan_filters.hpp"
+#include "plan.hpp"
 #include "duckdb/planner/filter/conjunction_filter.hpp"
 #include "duckdb/planner/filter/struct_filter.hpp"
 #include "duckdb/common/multi_file/multi_file_reader.hpp"
@@ -207,39 +205,6 @@ bool LeafOf(const ScanBindData &scan, idx_t field, const std::vector<size_t> &ro
 	return true;
 }
 
-//! `distinct`: the aggregate is count(DISTINCT x) (no other DISTINCT aggregate is pushed).
-bool KindOf(const std::string &name, bool distinct, AggregateKind &kind, std::string &setting) {
-	if (distinct) {
-		kind = AggregateKind::COUNT_DISTINCT;
-		setting = "vortex_pushdown_distinct";
-		return name == "count";
-	}
-	if (name == "approx_count_distinct") {
-		kind = AggregateKind::APPROX_DISTINCT;
-		setting = "vortex_pushdown_approx_distinct";
-	} else if (name == "count_star") {
-		kind = AggregateKind::COUNT_STAR;
-		setting = "vortex_pushdown_count";
-	} else if (name == "count") {
-		kind = AggregateKind::COUNT;
-		setting = "vortex_pushdown_count";
-	} else if (name == "sum" || name == "sum_no_overflow" || name == "fsum" || name == "kahan_sum" || name == "sumkahan") {
-		kind = AggregateKind::SUM;
-		setting = "vortex_pushdown_sum";
-	} else if (name == "avg" || name == "favg") {
-		kind = AggregateKind::AVG;
-		setting = "vortex_pushdown_avg";
-	} else if (name == "min") {
-		kind = AggregateKind::MIN;
-		setting = "vortex_pushdown_min";
-	} else if (name == "max") {
-		kind = AggregateKind::MAX;
-		setting = "vortex_pushdown_max";
-	} else {
-		return false;
-	}
-	return true;
-}
 
 bool IsFloat(const LogicalType &t) {
 	return t.id() == LogicalTypeId::FLOAT || t.id() == LogicalTypeId::DOUBLE;
@@ -673,7 +638,7 @@ bool CalendarKey(const Expression &e, const Expression *&input, bool &monotone) 
 //! bucket functions of such columns (bucket_keys.hpp), or either under DuckDB's compressed
 //! materialization.
 bool ResolveKeys(ClientContext &context, const Chain &chain, const LogicalAggregate &agg, std::vector<GroupKey> &keys) {
-	const bool buckets = SettingEnabled(context, kExpressionPushdownSetting);
+	const bool buckets = SettingEnabled(context, Setting::PUSHDOWN_EXPRESSIONS);
 	for (auto &g : agg.groups) {
 		GroupKey key;
 		const Expression *inner = Unwrap(chain, *g);
@@ -939,7 +904,7 @@ GroupCost CheapToGroup(ClientContext &context, const ScanBindData &scan, const s
 		bucket = bucket || k.bucket;
 	}
 	if (reach.MostlyStraddled() && (!bucket || reach.kept <= kMinKeptShare * static_cast<double>(reach.straddling)) &&
-	    SettingEnabled(context, kCostBasedSetting)) {
+	    SettingEnabled(context, Setting::PUSHDOWN_COST_BASED)) {
 		return GroupCost::STRADDLING;
 	}
 	return static_cast<double>(expensive) <= kMaxExpensiveShare * static_cast<double>(reach.total) ? GroupCost::CHEAP
@@ -1108,7 +1073,7 @@ void TryPush(ClientContext &context, Binder &binder, const RulesTable &rules, un
 	    agg.children.size() != 1) {
 		return;
 	}
-	if (grouped && (!SettingEnabled(context, kGroupedPushdownSetting) || agg.grouping_sets.size() != 1 ||
+	if (grouped && (!SettingEnabled(context, Setting::PUSHDOWN_GROUPED) || agg.grouping_sets.size() != 1 ||
 	                agg.grouping_sets[0].size() != agg.groups.size())) {
 		return;
 	}
@@ -1141,19 +1106,19 @@ void TryPush(ClientContext &context, Binder &binder, const RulesTable &rules, un
 			return false;
 		}
 		PushedAggregate p;
-		std::string setting;
-		if (!KindOf(a.function.name, a.IsDistinct(), p.kind, setting)) {
+		auto spec = FindAggregate(a.function.name, a.IsDistinct());
+		if (!spec) {
 			decline(shown_name + (a.IsDistinct() ? "(DISTINCT …)" : "(…)") + ": not an aggregate the reader answers");
 			return false;
 		}
-		if (!SettingEnabled(context, setting)) {
-			decline(shown_name + ": " + setting + " is false");
+		p.kind = spec->kind;
+		if (!SettingEnabled(context, spec->setting)) {
+			decline(shown_name + ": " + SpecOf(spec->setting).name + " is false");
 			return false;
 		}
 		const bool distinct_kind = p.kind == AggregateKind::COUNT_DISTINCT || p.kind == AggregateKind::APPROX_DISTINCT;
-		// Sketches are merged per file, not per group: approx_count_distinct stays DuckDB's under GROUP BY.
-		if (grouped && p.kind == AggregateKind::APPROX_DISTINCT) {
-			decline("approx_count_distinct: not pushed per group (zone sketches are merged for the whole column)");
+		if (grouped && spec->not_per_group) {
+			decline(std::string(spec->kind_name) + ": not pushed per group (" + spec->not_per_group + ")");
 			return false;
 		}
 		p.result_type = a.return_type;
@@ -1196,7 +1161,7 @@ void TryPush(ClientContext &context, Binder &binder, const RulesTable &rules, un
 			auto shown = a.function.name == "sum_no_overflow" ? std::string("sum") : a.function.name;
 			p.display = shown + (p.kind == AggregateKind::COUNT_DISTINCT ? "(DISTINCT " : "(") + name + ")";
 		}
-		auto rule = rules.Find(p.kind == AggregateKind::COUNT_DISTINCT ? std::string("count_distinct") : a.function.name, type_key);
+		auto rule = rules.Find(RuleName(*spec, a.function.name), type_key);
 		const bool float_minmax = (p.kind == AggregateKind::MIN || p.kind == AggregateKind::MAX) && IsFloat(stored);
 		if (float_minmax) {
 			// The rules module's own words (src/rules.ts): never pushed, natively refused too.
@@ -1205,10 +1170,6 @@ void TryPush(ClientContext &context, Binder &binder, const RulesTable &rules, un
 		}
 		if (!rule) {
 			decline(p.display + ": " + shown_name + "(" + type_key + ") is not on the allow-list (src/rules.ts)");
-			return false;
-		}
-		if (!SettingEnabled(context, rule->setting)) {
-			decline(p.display + ": " + rule->setting + " is false");
 			return false;
 		}
 		if (!NativelySupported(p, stored, *chain.scan)) {
@@ -1222,7 +1183,7 @@ void TryPush(ClientContext &context, Binder &binder, const RulesTable &rules, un
 		if (distinct_kind && !DistinctFromFiles(context, *chain.scan, p, stored)) {
 			return false;
 		}
-		if (p.kind == AggregateKind::COUNT_DISTINCT && SettingEnabled(context, kCostBasedSetting)) {
+		if (p.kind == AggregateKind::COUNT_DISTINCT && SettingEnabled(context, Setting::PUSHDOWN_COST_BASED)) {
 			// Hashing a value costs the reader about what DuckDB's own aggregate over the plain scan
 			// costs (strings more: DuckDB hands them on as dictionaries; per group, every row):
 			// pushed only where the zones' own lists answer nearly all of them (bench/distinct.mjs).
@@ -1283,7 +1244,7 @@ void TryPush(ClientContext &context, Binder &binder, const RulesTable &rules, un
 		}
 		// Too many groups a zone for a table of groups: still pushed where the zones are sorted
 		// by the key (sorted_grouped_scan.hpp), whose groups then cost no lookup at all.
-		if (SettingEnabled(context, kSortedGroupsSetting)) {
+		if (SettingEnabled(context, Setting::PUSHDOWN_SORTED_GROUPS)) {
 			PushGrouped(agg, chain, std::move(keys), std::move(*bind), op, rebind, true);
 		}
 		return;
@@ -1292,7 +1253,7 @@ void TryPush(ClientContext &context, Binder &binder, const RulesTable &rules, un
 		return;
 	}
 	FilterReach reach;
-	if (SettingEnabled(context, kCostBasedSetting) && FewRowsPassStraddling(*chain.scan, bind->files, *bind, reach)) {
+	if (SettingEnabled(context, Setting::PUSHDOWN_COST_BASED) && FewRowsPassStraddling(*chain.scan, bind->files, *bind, reach)) {
 		decline("cost: the filters straddle the zones of " + std::to_string(reach.straddling) + " rows and an estimated " +
 		        std::to_string(static_cast<uint64_t>(reach.kept + 0.5)) +
 		        " of them pass, which DuckDB's filtered scan reads fewer values for");
@@ -1334,7 +1295,7 @@ void Optimize(OptimizerExtensionInput &input, unique_ptr<LogicalOperator> &plan)
 	if (!input.info) {
 		return;
 	}
-	if (SettingEnabled(input.context, "vortex_pushdown")) {
+	if (SettingEnabled(input.context, Setting::PUSHDOWN)) {
 		auto &rules = static_cast<const RulesTable &>(*input.info);
 		vector<ReplacementBinding> rebind;
 		bool partial = false;

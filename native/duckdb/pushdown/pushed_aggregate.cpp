@@ -11,7 +11,7 @@
 #include "zone_filters.hpp"
 #include "../file_io.hpp"
 #include "../metadata_cache.hpp"
-#include "../scan/plan_guard.hpp"
+#include "plan.hpp"
 #include "../type_mapping.hpp"
 #include "duckdb/execution/partition_info.hpp"
 

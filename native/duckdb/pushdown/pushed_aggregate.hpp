@@ -4,62 +4,14 @@
 #pragma once
 #include "../../compute/aggregate_state.hpp"
 #include "../../compute/kernels.hpp"
-#include "../../compute/predicate.hpp"
 #include "../../format/metadata.hpp"
 #include "../../format/reader.hpp"
 #include "duckdb.hpp"
 
 #include <functional>
-#include "../scan/scan_bind_data.hpp"
+#include "plan.hpp"
 
 namespace vortex {
-
-//! COUNT_DISTINCT is count(DISTINCT x); APPROX_DISTINCT approx_count_distinct(x) (sketches.hpp).
-enum class AggregateKind : uint8_t { COUNT_STAR, COUNT, SUM, AVG, MIN, MAX, COUNT_DISTINCT, APPROX_DISTINCT };
-
-struct PushedAggregate {
-	AggregateKind kind;
-	duckdb::idx_t field = 0;          //! scan column (unused for count_star)
-	duckdb::LogicalType bound_type;   //! argument type as DuckDB bound the aggregate (after lossless casts)
-	duckdb::LogicalType result_type;  //! the aggregate's return type
-	bool skip_nans = false;
-	bool empty_is_null = true;
-	bool non_finite_is_nan = false;   //! Kahan sums: NaN where an infinity occurs or the sum overflows
-	std::string display;              //! e.g. "sum(x)" for EXPLAIN
-	bool operator==(const PushedAggregate &o) const {
-		return kind == o.kind && field == o.field && bound_type == o.bound_type && result_type == o.result_type &&
-		       skip_nans == o.skip_nans && empty_is_null == o.empty_is_null && non_finite_is_nan == o.non_finite_is_nan;
-	}
-};
-
-//! A filter the pushed aggregate applies itself: zones are classified by it, straddling zones
-//! decoded and filtered row by row.
-struct PushedFilter {
-	duckdb::idx_t field;
-	vtx::compute::Predicate predicate;
-	std::string display; //! e.g. "x>=5" for EXPLAIN
-	bool operator==(const PushedFilter &o) const {
-		return field == o.field && predicate == o.predicate;
-	}
-};
-
-//! A field of a STRUCT column (at any depth) that an aggregate reads: its stream stores the
-//! field NULL wherever a struct above it is NULL, so its statistics are those of `s.a` itself.
-struct StructLeaf {
-	duckdb::idx_t field;          //! the scan column holding the struct
-	std::vector<size_t> route;    //! child indexes from that column down to the leaf
-	vtx::ColumnType type;
-	duckdb::LogicalType logical;
-	bool operator==(const StructLeaf &o) const {
-		return field == o.field && route == o.route && type == o.type && logical == o.logical;
-	}
-};
-
-//! How to reach the file columns a zone's filters read (struct leaves, for the ungrouped path).
-struct FilterColumns {
-	std::function<const vtx::ColumnType &(duckdb::idx_t field)> type;
-	std::function<const vtx::ZoneStats &(const vtx::ZoneMeta &zone, duckdb::idx_t field)> stats;
-};
 
 struct PushedBindData : public duckdb::TableFunctionData {
 	std::vector<ScanFile> files; //! with the footers the plan was made from

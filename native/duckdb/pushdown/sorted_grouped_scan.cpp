@@ -3,7 +3,7 @@
 #include "../../compute/sorted_groups.hpp"
 #include "../../compute/zone_mask.hpp"
 #include "../../format/reader.hpp"
-#include "../scan/plan_guard.hpp"
+#include "plan.hpp"
 #include "duckdb_semantics.hpp"
 #include "zone_filters.hpp"
 #include "../type_mapping.hpp"

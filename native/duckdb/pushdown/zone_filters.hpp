@@ -4,8 +4,8 @@
 // without reading rows where its statistics (or the one value each input holds) decide every
 // filter; otherwise it straddles them, and its rows are decoded and filtered into a mask.
 #pragma once
-#include "../scan/expression_filter.hpp"
-#include "../scan/scan_bind_data.hpp"
+#include "../expr/expression_filter.hpp"
+#include "plan.hpp"
 #include "pushed_aggregate.hpp"
 
 #include <functional>

@@ -2,7 +2,7 @@
 #pragma once
 #include "../../format/metadata.hpp"
 #include "../file_io.hpp"
-#include "expression_filter.hpp"
+#include "../expr/expression_filter.hpp"
 #include "duckdb.hpp"
 
 #include <map>

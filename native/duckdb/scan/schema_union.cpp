@@ -2,7 +2,7 @@
 
 #include "../metadata_cache.hpp"
 #include "../type_mapping.hpp"
-#include "column_emit.hpp"
+#include "../column_emit.hpp"
 #include "plan_guard.hpp"
 #include "duckdb/common/multi_file/union_by_name.hpp"
 #include "duckdb/common/vector_operations/vector_operations.hpp"

@@ -6,7 +6,7 @@
 #include "decode_pool.hpp"
 #include "../../format/encoding.hpp"
 #include "../../format/reader.hpp"
-#include "column_emit.hpp"
+#include "../column_emit.hpp"
 #include "../duckdb_compat.hpp"
 #include "../file_io.hpp"
 #include "../metadata_cache.hpp"

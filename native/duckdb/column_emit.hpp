@@ -1,6 +1,6 @@
 // Hands one vector's worth of a decoded column chunk to DuckDB.
 #pragma once
-#include "../../format/column.hpp"
+#include "../format/column.hpp"
 #include "duckdb.hpp"
 
 #include <memory>

@@ -1,6 +1,6 @@
 #include "expression_filter.hpp"
 
-#include "column_emit.hpp"
+#include "../column_emit.hpp"
 #include "monotone_functions.hpp"
 #include "../../compute/selection.hpp"
 #include "../type_mapping.hpp"

@@ -1,8 +1,8 @@
 #include "column_emit.hpp"
 
-#include "../../format/encoding.hpp"
+#include "../format/encoding.hpp"
 
-#include "../duckdb_compat.hpp"
+#include "duckdb_compat.hpp"
 
 #include <atomic>
 #include <cstring>

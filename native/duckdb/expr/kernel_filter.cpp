@@ -1,7 +1,7 @@
 #include "kernel_filter.hpp"
 
 #include "calendar_kernels.hpp"
-#include "scan_filters.hpp"
+#include "table_filters.hpp"
 #include "../../compute/selection.hpp"
 #include "duckdb/planner/expression/bound_between_expression.hpp"
 #include "duckdb/planner/expression/bound_comparison_expression.hpp"
