@@ -1,4 +1,4 @@
-// The segment cache (native/format/segment_cache.hpp): the same query again and again with
+// The segment cache (native/format/file/segment_cache.hpp): the same query again and again with
 // vortex_segment_cache on and off, alternating in one process, over
 //   - a text column that fits the cache (TPC-H-like comments, --rows rows), and
 //   - one several times larger than its 256 MiB (md5 strings, --large rows), where the cache must

@@ -31,6 +31,13 @@ function layerSources(dir) {
 
 const CORE = ['format', 'compute'];
 
+/** Every folder of the layers, so that a build reconfigures when a source file is added to any of them. */
+export function sourceDirs(layers = [...CORE, ...GLUE]) {
+  const walk = (dir) => [dir, ...readdirSync(join(root, dir), { withFileTypes: true })
+    .filter((e) => e.isDirectory()).sort((a, b) => a.name.localeCompare(b.name)).flatMap((e) => walk(join(dir, e.name)))];
+  return layers.flatMap((layer) => walk(join('native', layer))).map((d) => d.split(/[\\/]/).join('/'));
+}
+
 /** DuckDB's include directories but its own (src/include): what native/format and native/compute may see. */
 async function coreIncludes(target) {
   return (await ensureHeaders(target.duckdb)).filter((d) => !/[/\\]src[/\\]include$/.test(d));
@@ -102,6 +109,7 @@ if (what) {
       case 'core-sources': console.log(sources(CORE).join('\n')); break;
       case 'glue-sources': console.log(sources(GLUE).join('\n')); break;
       case 'glue-units': console.log(glueUnits().join('\n')); break;
+      case 'source-dirs': console.log(sourceDirs().join('\n')); break;
       case 'pch-include': console.log(`-include ${pchWrapper()}`); break;
       default: console.error(`unknown query: ${what}`); process.exit(2);
     }

@@ -61,7 +61,7 @@ build() {
 	"$CXX" -std=c++17 -g -O1 -fno-omit-frame-pointer \
 		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		"${inc[@]}" \
-		fuzz/format_reader_fuzzer.cpp native/format/*.cpp native/compute/*.cpp \
+		fuzz/format_reader_fuzzer.cpp $(find native/format native/compute -name '*.cpp' | sort) \
 		"$libduckdb" -Wl,-rpath,"$(dirname "$libduckdb")" \
 		-o "$bin"
 }

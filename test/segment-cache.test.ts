@@ -1,4 +1,4 @@
-// Decompressed segments read twice are kept for later queries (native/format/segment_cache.hpp):
+// Decompressed segments read twice are kept for later queries (native/format/file/segment_cache.hpp):
 // the answers are DuckDB's with the cache on and off, a file replaced under the same path is read
 // afresh, the cache holds nothing once the scans have ended for a second (nor do the free blocks its
 // segments went back to), and

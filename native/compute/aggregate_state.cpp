@@ -1,8 +1,8 @@
 #include "aggregate_state.hpp"
-#include "../format/halves_sum.hpp"
+#include "../format/stats/halves_sum.hpp"
 
 #include "../format/scratch.hpp"
-#include "../format/stats_builder.hpp"
+#include "../format/stats/stats_builder.hpp"
 #include "../format/vector_loops.hpp"
 
 #include <algorithm>

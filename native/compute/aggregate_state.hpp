@@ -2,7 +2,7 @@
 // count/sum/mean/min/max under Vortex's own semantics or, in the DuckDB layer, DuckDB's.
 #pragma once
 #include "../format/column.hpp"
-#include "../format/stats.hpp"
+#include "../format/stats/stats.hpp"
 #include "distinct_set.hpp"
 
 #include <array>

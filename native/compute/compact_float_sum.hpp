@@ -7,7 +7,7 @@
 // The result is FloatAccumulator's: the exact sum, rounded once, whatever the order of additions
 // and merges. NaN and infinities are noted apart, as zone statistics count them.
 #pragma once
-#include "../format/exact_sum.hpp"
+#include "../format/stats/exact_sum.hpp"
 
 #include <cstdint>
 #include <cstring>

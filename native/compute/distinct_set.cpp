@@ -1,6 +1,6 @@
 #include "distinct_set.hpp"
 
-#include "../format/dictionary_builder.hpp"
+#include "../format/encodings/dictionary_builder.hpp"
 
 #include <cstring>
 

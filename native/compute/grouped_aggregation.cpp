@@ -1,11 +1,11 @@
 #include "grouped_aggregation.hpp"
 
-#include "../format/halves_sum.hpp"
+#include "../format/stats/halves_sum.hpp"
 
 #include "../format/vector_loops.hpp"
 
-#include "../format/encoding.hpp"
-#include "../format/stats_builder.hpp"
+#include "../format/encodings/encoding.hpp"
+#include "../format/stats/stats_builder.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -303,7 +303,7 @@ struct FloatAcc {
 	uint64_t n, nans, pos, neg;
 };
 
-//! The limbs of an exact float sum (format/exact_sum.hpp) that a zone's finite nonzero values
+//! The limbs of an exact float sum (format/stats/exact_sum.hpp) that a zone's finite nonzero values
 //! touch: each id sums into just these, `width` limbs from `first`, without carries (a zone's
 //! at most 2^30 rows fit a limb's headroom). Prices or sensor readings span a few limbs; a
 //! zone mixing 1e-300 and 1e300 spans them all.

@@ -4,7 +4,7 @@
 // for the key types the DuckDB layer admits (no floats, no collations).
 #pragma once
 #include "aggregate_state.hpp"
-#include "../format/metadata.hpp"
+#include "../format/file/metadata.hpp"
 
 #include <functional>
 #include <memory>

@@ -1,7 +1,7 @@
 #include "predicate.hpp"
 
-#include "../format/bitpack.hpp"
-#include "../format/encoding.hpp"
+#include "../format/encodings/bitpack.hpp"
+#include "../format/encodings/encoding.hpp"
 #include "selection.hpp"
 #include "../format/vector_loops.hpp"
 

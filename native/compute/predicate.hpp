@@ -7,7 +7,7 @@
 #pragma once
 #include "../format/bytes.hpp"
 #include "../format/column.hpp"
-#include "../format/stats.hpp"
+#include "../format/stats/stats.hpp"
 
 #include <string>
 #include <vector>

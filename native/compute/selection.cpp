@@ -1,6 +1,6 @@
 #include "selection.hpp"
 
-#include "../format/bitpack.hpp"
+#include "../format/encodings/bitpack.hpp"
 
 #include <cstring>
 

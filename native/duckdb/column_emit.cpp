@@ -1,6 +1,6 @@
 #include "column_emit.hpp"
 
-#include "../format/encoding.hpp"
+#include "../format/encodings/encoding.hpp"
 
 #include "duckdb_compat.hpp"
 

@@ -2,10 +2,10 @@
 // and DuckDB's access controls (enable_external_access, allowed_directories) behave as
 // they do for Parquet.
 #pragma once
-#include "../format/metadata.hpp"
-#include "../format/reader.hpp"
+#include "../format/file/metadata.hpp"
+#include "../format/file/reader.hpp"
 #include "../format/scratch.hpp"
-#include "../format/writer.hpp"
+#include "../format/file/writer.hpp"
 #include "duckdb.hpp"
 
 namespace vortex {

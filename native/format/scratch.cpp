@@ -1,7 +1,7 @@
 #include "scratch.hpp"
 
 #include "buffer_memory.hpp"
-#include "segment_cache.hpp"
+#include "file/segment_cache.hpp"
 
 #include <algorithm>
 #include <chrono>

@@ -1,7 +1,7 @@
 #include "vortex_copy.hpp"
 
 #include "../../format/scratch.hpp"
-#include "../../format/writer.hpp"
+#include "../../format/file/writer.hpp"
 #include "../file_io.hpp"
 #include "../type_mapping.hpp"
 #include "../sketches.hpp"

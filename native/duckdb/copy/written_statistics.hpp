@@ -3,7 +3,7 @@
 // min and max (as text, where every zone keeps them exactly), NULL count, values (NULLs
 // included) and, for floats, whether it holds NaN; nested columns per leaf, as Parquet's.
 #pragma once
-#include "../../format/metadata.hpp"
+#include "../../format/file/metadata.hpp"
 #include "duckdb.hpp"
 #include "duckdb/function/copy_function.hpp"
 

@@ -1,6 +1,6 @@
 #include "zone_accumulator.hpp"
 
-#include "../../format/bitpack.hpp"
+#include "../../format/encodings/bitpack.hpp"
 #include "../../format/scratch.hpp"
 #include "../sketches.hpp"
 #include "../type_mapping.hpp"

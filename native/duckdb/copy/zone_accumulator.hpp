@@ -1,7 +1,7 @@
 // Gathers rows from DuckDB chunks into zone-sized column buffers and encodes each full
 // zone. Strings are copied: DuckDB's inlined strings live in vectors that are reused.
 #pragma once
-#include "../../format/writer.hpp"
+#include "../../format/file/writer.hpp"
 #include "duckdb.hpp"
 
 namespace vortex {

@@ -17,7 +17,7 @@
 #include "../../compute/predicate.hpp"
 #include "../../compute/zone_mask.hpp"
 #include "../../format/bytes.hpp"
-#include "../../format/metadata.hpp"
+#include "../../format/file/metadata.hpp"
 #include "kernel_filter.hpp"
 #include "zone_bounds.hpp"
 #include "duckdb.hpp"

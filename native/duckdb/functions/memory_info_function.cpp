@@ -2,7 +2,7 @@
 
 #include "../../format/buffer_memory.hpp"
 #include "../../format/scratch.hpp"
-#include "../../format/segment_cache.hpp"
+#include "../../format/file/segment_cache.hpp"
 #include "../metadata_cache.hpp"
 #include "duckdb/main/config.hpp"
 

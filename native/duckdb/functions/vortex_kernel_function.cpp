@@ -1,7 +1,7 @@
 #include "vortex_kernel_function.hpp"
 
 #include "../../compute/kernels.hpp"
-#include "../../format/reader.hpp"
+#include "../../format/file/reader.hpp"
 #include "../file_io.hpp"
 #include "../metadata_cache.hpp"
 #include "../type_mapping.hpp"

@@ -1,7 +1,7 @@
 #include "vortex_metadata_function.hpp"
 
-#include "../../format/encoding.hpp"
-#include "../../format/reader.hpp"
+#include "../../format/encodings/encoding.hpp"
+#include "../../format/file/reader.hpp"
 #include "../duckdb_compat.hpp"
 #include "../file_io.hpp"
 #include "../metadata_cache.hpp"

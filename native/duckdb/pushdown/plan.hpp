@@ -3,7 +3,7 @@
 // its filters. Everything else the two share lives in expr/.
 #pragma once
 #include "../../compute/predicate.hpp"
-#include "../../format/metadata.hpp"
+#include "../../format/file/metadata.hpp"
 #include "../scan/plan_guard.hpp"
 #include "../scan/scan_bind_data.hpp"
 #include "../scan/scan_filters.hpp"

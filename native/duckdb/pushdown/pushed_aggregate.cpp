@@ -3,7 +3,7 @@
 #include "../../compute/grouped_aggregation.hpp"
 #include "../../compute/selection.hpp"
 #include "../../compute/zone_mask.hpp"
-#include "../../format/reader.hpp"
+#include "../../format/file/reader.hpp"
 #include "duckdb_semantics.hpp"
 #include "../sketches.hpp"
 #include "plan_serialization.hpp"

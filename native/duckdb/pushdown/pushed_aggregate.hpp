@@ -4,8 +4,8 @@
 #pragma once
 #include "../../compute/aggregate_state.hpp"
 #include "../../compute/kernels.hpp"
-#include "../../format/metadata.hpp"
-#include "../../format/reader.hpp"
+#include "../../format/file/metadata.hpp"
+#include "../../format/file/reader.hpp"
 #include "duckdb.hpp"
 
 #include <functional>

@@ -2,7 +2,7 @@
 
 #include "../../compute/sorted_groups.hpp"
 #include "../../compute/zone_mask.hpp"
-#include "../../format/reader.hpp"
+#include "../../format/file/reader.hpp"
 #include "plan.hpp"
 #include "duckdb_semantics.hpp"
 #include "zone_filters.hpp"

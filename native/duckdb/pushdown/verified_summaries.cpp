@@ -1,8 +1,8 @@
 #include "verified_summaries.hpp"
 
 #include "../../compute/distinct_set.hpp"
-#include "../../format/reader.hpp"
-#include "../../format/stats_builder.hpp"
+#include "../../format/file/reader.hpp"
+#include "../../format/stats/stats_builder.hpp"
 #include "../sketches.hpp"
 
 #include <mutex>

@@ -5,7 +5,7 @@
 // for that version of the file (its size and footer checksum), so later queries answer from
 // the footer alone. A summary that disagrees is refused with the file named.
 #pragma once
-#include "../../format/metadata.hpp"
+#include "../../format/file/metadata.hpp"
 #include "../file_io.hpp"
 #include "duckdb.hpp"
 

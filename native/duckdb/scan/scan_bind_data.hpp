@@ -1,6 +1,6 @@
 // What vortex_scan knows after binding: the files and their common schema.
 #pragma once
-#include "../../format/metadata.hpp"
+#include "../../format/file/metadata.hpp"
 #include "../file_io.hpp"
 #include "../expr/expression_filter.hpp"
 #include "duckdb.hpp"

@@ -1,7 +1,7 @@
 // Reads .vtx files through an abstract source, verifying before trusting: the magic,
 // the footer checksum and bounds, and each segment's checksum.
 #pragma once
-#include "column.hpp"
+#include "../column.hpp"
 #include "metadata.hpp"
 
 #include <vector>

@@ -1,8 +1,8 @@
 // What encoding a chunk settled about its valid values, so that its statistics need not pass
 // over the rows again for it (ComputeStats).
 #pragma once
-#include "column.hpp"
-#include "string_range.hpp"
+#include "../column.hpp"
+#include "../stats/string_range.hpp"
 
 #include <cstdint>
 #include <string>

@@ -1,8 +1,8 @@
 #include "reader.hpp"
 
 #include "checksum.hpp"
-#include "encoding.hpp"
-#include "scratch.hpp"
+#include "../encodings/encoding.hpp"
+#include "../scratch.hpp"
 #include "segment_cache.hpp"
 
 #include <algorithm>

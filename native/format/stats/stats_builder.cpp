@@ -2,7 +2,7 @@
 
 #include "halves_sum.hpp"
 #include "string_range.hpp"
-#include "vector_loops.hpp"
+#include "../vector_loops.hpp"
 
 #include <cmath>
 #include <cstdint>

@@ -1,8 +1,8 @@
 // Lightweight encodings of a column chunk, chosen per chunk by size:
 // plain, constant, frame-of-reference + bit-packing, run-length, dictionary.
 #pragma once
-#include "bytes.hpp"
-#include "column.hpp"
+#include "../bytes.hpp"
+#include "../column.hpp"
 #include "value_hint.hpp"
 
 namespace vtx {

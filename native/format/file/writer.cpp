@@ -1,9 +1,9 @@
 #include "writer.hpp"
 
 #include "checksum.hpp"
-#include "encoding.hpp"
-#include "scratch.hpp"
-#include "stats_builder.hpp"
+#include "../encodings/encoding.hpp"
+#include "../scratch.hpp"
+#include "../stats/stats_builder.hpp"
 
 #include <algorithm>
 

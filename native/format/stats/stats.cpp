@@ -1,8 +1,8 @@
 #include "stats.hpp"
 
-#include "domain.hpp"
-#include "metadata.hpp"
-#include "utf8.hpp"
+#include "../domain.hpp"
+#include "../file/metadata.hpp"
+#include "../utf8.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,10 +1,10 @@
 // What the encoders and decoders of encoding.cpp, alp.hpp and fixed_width.cpp share.
 #pragma once
 #include "bitpack.hpp"
-#include "bytes.hpp"
-#include "column.hpp"
-#include "scratch.hpp"
-#include "stats.hpp"
+#include "../bytes.hpp"
+#include "../column.hpp"
+#include "../scratch.hpp"
+#include "../stats/stats.hpp"
 
 #include <cstring>
 #include <string>

@@ -4,8 +4,8 @@
 //   "VTX1" | segments ... | footer | u32 footer length | u32 footer crc32c | "VTX1"
 #pragma once
 #include "compression.hpp"
-#include "stats.hpp"
-#include "types.hpp"
+#include "../stats/stats.hpp"
+#include "../types.hpp"
 
 #include <string>
 #include <utility>

@@ -3,7 +3,7 @@
 // dependence between rows (a bitmap's read-modify-write chained the rows of sorted keys), then
 // the map read eight bytes at a time.
 #pragma once
-#include "scratch.hpp"
+#include "../scratch.hpp"
 
 #include <cstdint>
 #include <cstring>

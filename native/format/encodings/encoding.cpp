@@ -3,13 +3,13 @@
 #include <stdexcept>
 
 #include "bitpack.hpp"
-#include "domain.hpp"
+#include "../domain.hpp"
 #include "dictionary_builder.hpp"
 #include "encoding_internal.hpp"
 #include "fixed_width.hpp"
-#include "scratch.hpp"
-#include "utf8.hpp"
-#include "vector_loops.hpp"
+#include "../scratch.hpp"
+#include "../utf8.hpp"
+#include "../vector_loops.hpp"
 
 #include <algorithm>
 #include <cstring>

@@ -1,9 +1,9 @@
 // Exact per-zone statistics of one column chunk: enough to answer count/sum/avg/min/max
 // and to skip zones under a filter without reading data.
 #pragma once
-#include "bytes.hpp"
+#include "../bytes.hpp"
 #include "exact_sum.hpp"
-#include "types.hpp"
+#include "../types.hpp"
 
 #include <array>
 #include <string>

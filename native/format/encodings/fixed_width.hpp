@@ -3,8 +3,8 @@
 // file of its own (fixed_width_*.cpp) and the files compile in parallel.
 #pragma once
 #include "bitpack.hpp"
-#include "bytes.hpp"
-#include "column.hpp"
+#include "../bytes.hpp"
+#include "../column.hpp"
 #include "encoding.hpp"
 
 namespace vtx {

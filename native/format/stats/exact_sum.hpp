@@ -7,7 +7,7 @@
 // zone size, file split, thread count or merge order. (A float converts to a double exactly,
 // so FLOAT columns are summed the same way.)
 #pragma once
-#include "bytes.hpp"
+#include "../bytes.hpp"
 
 #include <cstdint>
 #include <cstring>

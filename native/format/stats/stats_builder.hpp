@@ -1,6 +1,6 @@
 #pragma once
-#include "column.hpp"
-#include "value_hint.hpp"
+#include "../column.hpp"
+#include "../encodings/value_hint.hpp"
 #include "stats.hpp"
 
 namespace vtx {

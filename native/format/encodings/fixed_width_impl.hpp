@@ -4,10 +4,10 @@
 #include "alp.hpp"
 #include "bitpack.hpp"
 #include "dictionary_builder.hpp"
-#include "domain.hpp"
+#include "../domain.hpp"
 #include "encoding_internal.hpp"
 #include "fixed_width.hpp"
-#include "narrow_distinct.hpp"
+#include "../stats/narrow_distinct.hpp"
 
 #include <algorithm>
 #include <cstring>

@@ -4,7 +4,7 @@
 #include "bitpack.hpp"
 #include "encoding.hpp"
 #include "encoding_internal.hpp"
-#include "error.hpp"
+#include "../error.hpp"
 
 #include <algorithm>
 #include <cstring>

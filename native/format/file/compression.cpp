@@ -2,9 +2,9 @@
 
 #include <cstring>
 
-#include "error.hpp"
+#include "../error.hpp"
 #include "lz4/lz4.hpp"
-#include "scratch.hpp"
+#include "../scratch.hpp"
 #include "zstd.h"
 
 #include <climits>

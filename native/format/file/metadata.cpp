@@ -1,7 +1,7 @@
 #include "metadata.hpp"
 
-#include "bytes.hpp"
-#include "utf8.hpp"
+#include "../bytes.hpp"
+#include "../utf8.hpp"
 
 #include <algorithm>
 #include <unordered_set>

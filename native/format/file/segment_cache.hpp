@@ -13,7 +13,7 @@
 // file replaced between queries is read afresh. The cache is emptied with the other kept
 // buffers once nothing has been in flight for a second (scratch.cpp, DelayedTrim).
 #pragma once
-#include "column.hpp"
+#include "../column.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -2,7 +2,7 @@
 // summed as their two 32-bit halves apart, narrower ones in one 64-bit word. Exact for at most
 // 2^32 values: the low halves' sum stays below 2^64, the high halves' within the word.
 #pragma once
-#include "types.hpp"
+#include "../types.hpp"
 
 #include <cstdint>
 #include <type_traits>

@@ -1,7 +1,7 @@
 // The smallest and largest of a chunk's strings, bytewise, found in one pass that mostly compares
 // words: the statistics' string min/max, and the encoder's, which finds them while it copies.
 #pragma once
-#include "column.hpp"
+#include "../column.hpp"
 
 #include <cstdint>
 #include <cstring>

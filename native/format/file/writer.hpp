@@ -1,7 +1,7 @@
 // Writes a .vtx file zone by zone. Encoding a zone's columns is pure and thread-safe
 // (EncodeChunkInto), so callers can encode zones, and columns of a zone, in parallel and append in order.
 #pragma once
-#include "column.hpp"
+#include "../column.hpp"
 #include "metadata.hpp"
 
 #include <cstdint>
