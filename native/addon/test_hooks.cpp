@@ -3,6 +3,7 @@
 #include "connection.hpp"
 #include "../compute/compact_float_sum.hpp"
 #include "../duckdb/duckdb_compat.hpp"
+#include "../duckdb/io/sim_store.hpp"
 
 #include "duckdb.hpp"
 #include "duckdb/main/client_context.hpp"
@@ -183,6 +184,109 @@ Napi::Value CompactFloatSumHook(const Napi::CallbackInfo &info) {
 	return out;
 }
 
+// The simulated object store (native/duckdb/io/sim_store.hpp), per database.
+double NumberOption(const Napi::Object &o, const char *key, double otherwise) {
+	auto v = o.Get(key);
+	if (v.IsUndefined()) {
+		return otherwise;
+	}
+	if (!v.IsNumber() || v.As<Napi::Number>().DoubleValue() < 0) {
+		throw Napi::TypeError::New(o.Env(), std::string("simStore: option '") + key + "' must be a number >= 0");
+	}
+	return v.As<Napi::Number>().DoubleValue();
+}
+
+std::shared_ptr<vortex::SimStore> StoreOf(const Napi::CallbackInfo &info, const char *usage) {
+	if (info.Length() < 1 || !info[0].IsExternal() || (info.Length() > 1 && !info[1].IsObject())) {
+		throw Napi::TypeError::New(info.Env(), usage);
+	}
+	auto store = vortex::FindSimStore(*ConnectionOf(info[0]).context->db);
+	if (!store) {
+		throw Napi::Error::New(info.Env(), std::string(usage) + ": the simulated object store is not enabled in this "
+		                                                         "database (enableSimStore)");
+	}
+	return store;
+}
+
+// enableSimStore(connection, {latencyMs, bandwidthMBps}?): registers simstore:// URLs in the
+// connection's database (once; the options apply each time): local files served as an object store
+// serves them, latencyMs per request and bandwidthMBps (10^6 bytes a second) per stream, 0 (the
+// default) for none.
+Napi::Value EnableSimStoreHook(const Napi::CallbackInfo &info) {
+	auto env = info.Env();
+	if (info.Length() < 1 || info.Length() > 2 || !info[0].IsExternal() || (info.Length() == 2 && !info[1].IsObject())) {
+		throw Napi::TypeError::New(env, "enableSimStore(connection, {latencyMs, bandwidthMBps}?)");
+	}
+	auto options = info.Length() == 2 ? info[1].As<Napi::Object>() : Napi::Object::New(env);
+	const auto latency = NumberOption(options, "latencyMs", 0), bandwidth = NumberOption(options, "bandwidthMBps", 0);
+	auto store = vortex::EnableSimStore(*ConnectionOf(info[0]).context->db);
+	store->Configure(latency, bandwidth * 1e6);
+	return env.Undefined();
+}
+
+// simStoreStats(connection): {head, get, list, bytes} since the store was enabled or reset.
+Napi::Value SimStoreStatsHook(const Napi::CallbackInfo &info) {
+	auto env = info.Env();
+	const auto c = StoreOf(info, "simStoreStats(connection)")->Counters();
+	auto out = Napi::Object::New(env);
+	out.Set("head", Napi::Number::New(env, static_cast<double>(c.head)));
+	out.Set("get", Napi::Number::New(env, static_cast<double>(c.get)));
+	out.Set("list", Napi::Number::New(env, static_cast<double>(c.list)));
+	out.Set("bytes", Napi::Number::New(env, static_cast<double>(c.bytes)));
+	return out;
+}
+
+// resetSimStore(connection): zeroes the counters, disarms the fault and undoes replacements.
+Napi::Value ResetSimStoreHook(const Napi::CallbackInfo &info) {
+	StoreOf(info, "resetSimStore(connection)")->Reset();
+	return info.Env().Undefined();
+}
+
+// simStoreFault(connection, {kind: 'fail' | 'short' | 'change', after?, object?, replacement?,
+// checkEtag?}): arms one fault for the GET that follows `after` others (of `object`, a local path,
+// where given); 'change' needs `replacement`, the local file the object holds from then on.
+Napi::Value SimStoreFaultHook(const Napi::CallbackInfo &info) {
+	auto env = info.Env();
+	const char *usage = "simStoreFault(connection, {kind: 'fail' | 'short' | 'change', after?, object?, replacement?, "
+	                    "checkEtag?})";
+	if (info.Length() != 2) {
+		throw Napi::TypeError::New(env, usage);
+	}
+	auto store = StoreOf(info, usage);
+	auto o = info[1].As<Napi::Object>();
+	const auto text = [&](const char *key) {
+		auto v = o.Get(key);
+		if (v.IsUndefined()) {
+			return std::string();
+		}
+		if (!v.IsString()) {
+			throw Napi::TypeError::New(env, std::string(usage) + ": '" + key + "' must be a string");
+		}
+		return v.As<Napi::String>().Utf8Value();
+	};
+	vortex::SimStoreFault fault;
+	const auto kind = text("kind");
+	if (kind == "fail") {
+		fault.kind = vortex::SimStoreFaultKind::FAIL;
+	} else if (kind == "short") {
+		fault.kind = vortex::SimStoreFaultKind::SHORT_READ;
+	} else if (kind == "change") {
+		fault.kind = vortex::SimStoreFaultKind::CHANGE;
+	} else {
+		throw Napi::TypeError::New(env, std::string(usage) + ": unknown kind '" + kind + "'");
+	}
+	fault.after = static_cast<uint64_t>(NumberOption(o, "after", 0));
+	fault.object = text("object");
+	fault.replacement = text("replacement");
+	if (fault.kind == vortex::SimStoreFaultKind::CHANGE && fault.replacement.empty()) {
+		throw Napi::TypeError::New(env, std::string(usage) + ": 'change' needs a replacement");
+	}
+	auto check = o.Get("checkEtag");
+	fault.check_etag = check.IsUndefined() || check.ToBoolean().Value();
+	store->InjectFault(std::move(fault));
+	return env.Undefined();
+}
+
 } // namespace
 
 void AddTestHooks(Napi::Env env, Napi::Object exports) {
@@ -191,6 +295,10 @@ void AddTestHooks(Napi::Env env, Napi::Object exports) {
 	hooks.Set("holdRegistrationLists", Napi::Function::New(env, HoldRegistrationLists));
 	hooks.Set("heldRegistrationListsIntact", Napi::Function::New(env, HeldRegistrationListsIntact));
 	hooks.Set("compactFloatSum", Napi::Function::New(env, CompactFloatSumHook));
+	hooks.Set("enableSimStore", Napi::Function::New(env, EnableSimStoreHook));
+	hooks.Set("simStoreStats", Napi::Function::New(env, SimStoreStatsHook));
+	hooks.Set("resetSimStore", Napi::Function::New(env, ResetSimStoreHook));
+	hooks.Set("simStoreFault", Napi::Function::New(env, SimStoreFaultHook));
 	exports.Set("__test", hooks);
 }
 
