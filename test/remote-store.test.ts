@@ -186,3 +186,126 @@ describe('request counts on the simulated object store', () => {
     }
   });
 });
+
+describe('the simulated store', () => {
+  it('answers as the local files do, for .vtx and Parquet', async () => {
+    const conn = await storeDb();
+    for (const q of Object.keys(QUERIES) as Query[]) {
+      for (const format of ['vtx', 'parquet'] as const) {
+        const remote = sqlOf(q, format);
+        const local = remote.replace(/'simstore:\/\//g, "'");
+        expect(await rows(conn, remote), `${q} ${format}`).toEqual(await rows(conn, local));
+      }
+    }
+    const all = (file: string) => `SELECT * FROM vortex_scan(${file}) ORDER BY id`;
+    expect(await rows(conn, all(vtxFile()))).toEqual(await rows(conn, all(sqlString(join(dir, 't.vtx')))));
+  });
+
+  it('lists a glob once, with each file\'s size and ETag, and costs a HEAD only where an open has none', async () => {
+    const conn = await storeDb();
+    const h = native(conn);
+    await rows(conn, `SELECT count(*) FROM glob(${url(join(dir, 'hive', '**', '*.vtx'))})`);
+    expect(hooks.simStoreStats(h)).toEqual({ head: 0, get: 0, list: 1, bytes: 0 });
+    hooks.resetSimStore(h);
+    // DuckDB's read_blob opens the file from the glob's listing: no HEAD.
+    await rows(conn, `SELECT size FROM read_blob(${url(join(dir, 'hive', 'p=1', '*.vtx'))})`);
+    expect(hooks.simStoreStats(h).head).toBe(0);
+  });
+
+  it('sleeps its latency per request and its bandwidth per stream', async () => {
+    const conn = await storeDb();
+    const h = native(conn);
+    hooks.enableSimStore(h, { latencyMs: 25, bandwidthMBps: 1 });
+    const start = performance.now();
+    await rows(conn, `SELECT count(*) FROM vortex_scan(${vtxFile()})`); // a HEAD and a 64 KiB GET
+    const ms = performance.now() - start;
+    const { head, get, bytes } = hooks.simStoreStats(h);
+    expect(ms).toBeGreaterThanOrEqual((head + get) * 25 + bytes / 1000 - 5);
+    hooks.enableSimStore(h, { latencyMs: 0, bandwidthMBps: 0 });
+  });
+
+  it('is read-only, says so, and names a missing object', async () => {
+    const conn = await storeDb();
+    await expect(conn.run(`COPY (SELECT 1 AS a) TO ${url(join(dir, 'w.vtx'))} (FORMAT vortex)`)).rejects.toThrow(
+      /simstore: cannot write .*w\.vtx.*read-only/,
+    );
+    await expect(conn.run(`COPY (SELECT 1 AS a) TO ${url(join(dir, 'w.parquet'))} (FORMAT parquet)`)).rejects.toThrow(/read-only/);
+    await expect(rows(conn, `SELECT * FROM vortex_scan(${url(join(dir, 'none.vtx'))})`)).rejects.toThrow(/none\.vtx.*404|404.*none\.vtx/);
+  });
+
+  it('is off unless enabled', async () => {
+    const conn = await (await DuckDBInstance.create(':memory:')).connect();
+    await registerVortex(conn);
+    await expect(rows(conn, `SELECT count(*) FROM vortex_scan(${vtxFile()})`)).rejects.toThrow();
+    expect(() => hooks.simStoreStats(native(conn))).toThrow(/not enabled/);
+  });
+});
+
+describe('faults on the simulated store', () => {
+  const KINDS: Array<[label: string, fault: (after: number, object?: string) => Fault]> = [
+    ['a failed GET', (after, object) => ({ kind: 'fail', after, object })],
+    ['a short GET', (after, object) => ({ kind: 'short', after, object })],
+    ['a changed file (httpfs checks the ETag)', (after, object) => ({ kind: 'change', after, object, replacement: join(dir, 'u.vtx') })],
+    ['a changed file (no ETag check)', (after, object) => ({ kind: 'change', after, object, replacement: join(dir, 'u.vtx'), checkEtag: false })],
+  ];
+  const sweep = ['fullScan', 'filtered'] as const;
+
+  /** Runs `sql` with the fault armed: its answer, or the error's message. */
+  async function withFault(sql: string, fault: Fault): Promise<{ answer?: unknown[][]; error?: string }> {
+    const conn = await storeDb();
+    hooks.simStoreFault(native(conn), fault);
+    try {
+      return { answer: await rows(conn, sql) };
+    } catch (e) {
+      return { error: (e as Error).message };
+    }
+  }
+
+  it.each(sweep.flatMap((q) => KINDS.map(([label]) => [q, label] as const)))(
+    '%s, %s at every GET: an error naming the file, or a right answer',
+    async (q, label) => {
+      const fault = KINDS.find(([l]) => l === label)![1];
+      const sql = sqlOf(q, 'vtx');
+      const [{ counts, answer: old }] = await measure([sql]);
+      const conn = await storeDb();
+      const fresh = await rows(conn, sql.replace('t.vtx', 'u.vtx'));
+      let errors = 0;
+      for (let after = 0; after <= counts.get; after++) {
+        const { answer, error } = await withFault(sql, fault(after));
+        if (error !== undefined) {
+          errors++;
+          expect(error, `fault after ${after} GETs`).toContain(`simstore://${join(dir, 't.vtx')}`);
+        } else if (label.startsWith('a changed')) {
+          // The file as it was or as it is, never a mix of the two.
+          expect([old, fresh], `fault after ${after} GETs`).toContainEqual(answer);
+        } else {
+          expect(answer, `fault after ${after} GETs`).toEqual(old);
+        }
+      }
+      // Every GET the query makes fails it, where the fault is not silent.
+      if (label === 'a failed GET') expect(errors).toBe(counts.get);
+      else if (label !== 'a changed file (no ETag check)') expect(errors).toBeGreaterThan(0);
+    },
+  );
+
+  it.each(KINDS.map(([label]) => label))('one file of 20 with %s: an error naming it, or a right answer', async (label) => {
+    const fault = KINDS.find(([l]) => l === label)![1];
+    const victim = join(dir, 'hive', 'p=7', 'f.vtx');
+    const queries = [sqlOf('manyGrouped', 'vtx'), sqlOf('manyGrouped', 'vtx').replace('sum(x)', 'sum(id + x)').replace('GROUP BY p', 'WHERE id % 3 = 0 GROUP BY p')];
+    for (const sql of queries) {
+      const [{ answer: old }] = await measure([sql]);
+      for (let after = 0; after < 3; after++) {
+        const { answer, error } = await withFault(sql, { ...fault(after, victim), replacement: join(dir, 'hive', 'p=8', 'f.vtx') });
+        if (error !== undefined) expect(error).toContain(`simstore://${victim}`);
+        else if (!label.startsWith('a changed')) expect(answer).toEqual(old);
+        else {
+          // p=7 as it was, or holding p=8's rows (its partition key still 7).
+          const p7 = (answer as unknown[][]).find((r) => r[0] === 7n);
+          const p8 = (old as unknown[][]).find((r) => r[0] === 8n);
+          expect(answer!.filter((r) => r[0] !== 7n)).toEqual(old!.filter((r) => r[0] !== 7n));
+          expect([old!.find((r) => r[0] === 7n)![1], p8![1]]).toContainEqual(p7![1]);
+        }
+      }
+    }
+  });
+});
