@@ -28,6 +28,7 @@ export const DUCKDB_LINE_TESTS = [
   'zone-bounds', // filters through monotone functions and calendar fields, decided from zone min/max
   'distinct-counts', // count(DISTINCT) and approx_count_distinct from the file (issue 21)
   'cross-line', // files written by the other line: sketches used only where the hash matches
+  'remote-store', // request counts on the simulated object store, beside the line's own Parquet reader (issue 58)
   'copy-file-size', // COPY ... FILE_SIZE_BYTES: DuckDB's rotation
   'copy-return-stats', // COPY ... RETURN_STATS, as the Parquet writer reports
   'copy-execution', // ordered COPY fed by one thread, zones encoded on DuckDB's task scheduler

@@ -111,7 +111,7 @@ const sqlOf = (q: Query, format: 'vtx' | 'parquet') =>
 
 /**
  * What each query costs today, cold (a fresh database) and warm (the same query again on it),
- * with two threads. DuckDB 1.4 and 1.5 answer the Parquet side alike here.
+ * with two threads (the same on DuckDB 1.4 and 1.5 but where a range says otherwise).
  */
 const EXPECTED: Record<Query, Record<'vtx' | 'parquet', { cold: Requests; warm: Requests }>> = {
   open: {
@@ -128,7 +128,8 @@ const EXPECTED: Record<Query, Record<'vtx' | 'parquet', { cold: Requests; warm: 
     // cache). Wanted: nearby segments coalesced into one request, and warm 0 GETs.
     vtx: { cold: req(1, 21, 0), warm: req(1, 21, 0) },
     // Parquet's bind opens the file, and each scan thread that gets a row group opens it again.
-    parquet: { cold: req([2, 3], 6, 0), warm: req([2, 3], 0, 0) },
+    // DuckDB 1.4 reads the four row groups in 6 GETs, 1.5 in 5.
+    parquet: { cold: req([2, 3], [5, 6], 0), warm: req([2, 3], 0, 0) },
   },
   filtered: {
     // Issue 58: the same GETs again warm (Parquet: 0). Wanted: warm 0.
