@@ -39,6 +39,29 @@ inline void RemoveUnusedColumnsFrom(duckdb::Optimizer &optimizer, duckdb::Logica
 	remove.VisitOperator(plan);
 }
 
+//! The base of a FileSystem for URLs of a scheme of its own (io/sim_store.cpp). 1.5 made
+//! CanonicalizePath and IsPathAbsolute virtual (their defaults would take "scheme:///a/b" apart as a
+//! local path) and added Stats (not implemented by default); 1.4 has none of them.
+class UrlFileSystem : public duckdb::FileSystem {
+#if VORTEX_DUCKDB_VERSION_NUMBER >= 10500
+public:
+	std::string CanonicalizePath(const std::string &path, duckdb::optional_ptr<duckdb::FileOpener>) override {
+		return path;
+	}
+	bool IsPathAbsolute(const std::string &path) override {
+		return CanHandleFile(path) || duckdb::FileSystem::IsPathAbsolute(path);
+	}
+	duckdb::FileMetadata Stats(duckdb::FileHandle &handle) override {
+		duckdb::FileMetadata m;
+		m.file_size = GetFileSize(handle);
+		m.last_modification_time = GetLastModifiedTime(handle);
+		m.file_type = GetFileType(handle);
+		m.extended_file_info.emplace("etag", duckdb::Value(GetVersionTag(handle)));
+		return m;
+	}
+#endif
+};
+
 //! Adds an optimizer extension to a database's configuration.
 //! 1.4: DBConfig::optimizer_extensions (a vector); 1.5: OptimizerExtension::Register.
 inline void RegisterOptimizerExtension(duckdb::DBConfig &config, duckdb::OptimizerExtension extension) {

@@ -150,7 +150,7 @@ private:
 	std::string backing_path;
 };
 
-class SimStoreFileSystem : public FileSystem {
+class SimStoreFileSystem : public compat::UrlFileSystem {
 public:
 	explicit SimStoreFileSystem(std::shared_ptr<SimStore> store) : store(std::move(store)), local(CreateLocal()) {
 	}
@@ -273,25 +273,6 @@ public:
 		}
 		return result;
 	}
-
-#if VORTEX_DUCKDB_VERSION_NUMBER >= 10500
-	// 1.5: virtual, and the defaults would take "simstore://" apart as a local path.
-	string CanonicalizePath(const string &path, optional_ptr<FileOpener>) override {
-		return path;
-	}
-	bool IsPathAbsolute(const string &path) override {
-		return CanHandleFile(path) || FileSystem::IsPathAbsolute(path);
-	}
-	FileMetadata Stats(FileHandle &handle) override {
-		auto &h = Sim(handle);
-		FileMetadata m;
-		m.file_size = h.info.size;
-		m.last_modification_time = h.info.last_modified;
-		m.file_type = FileType::FILE_TYPE_REGULAR;
-		m.extended_file_info.emplace("etag", Value(h.info.etag));
-		return m;
-	}
-#endif
 
 protected:
 	bool SupportsOpenFileExtended() const override {
