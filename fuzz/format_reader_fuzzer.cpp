@@ -12,11 +12,11 @@
 #include "../native/compute/aggregate_state.hpp"
 #include "../native/compute/kernels.hpp"
 #include "../native/compute/zone_mask.hpp"
-#include "../native/format/checksum.hpp"
+#include "../native/format/file/checksum.hpp"
 #include "../native/format/domain.hpp"
-#include "../native/format/encoding.hpp"
-#include "../native/format/reader.hpp"
-#include "../native/format/stats_builder.hpp"
+#include "../native/format/encodings/encoding.hpp"
+#include "../native/format/file/reader.hpp"
+#include "../native/format/stats/stats_builder.hpp"
 
 #include <cstdio>
 #include <cstdlib>
