@@ -197,11 +197,17 @@ export const NESTED_TYPES = ['STRUCT', 'LIST', 'MAP', 'ARRAY', 'UNION', 'ENUM'] 
  * to DuckDB's spatial semantics, not to the bytes.
  */
 export const SPATIAL_TYPES = ['GEOMETRY'] as const;
+/**
+ * JSON and BIT (format version 8; older versions of this package wrote them as VARCHAR): only
+ * `count` is pushed. Their bytes are stored as text and as a blob, but how DuckDB orders and
+ * compares them is DuckDB's (a BIT's padding byte; JSON's own functions), not the bytes'.
+ */
+export const ANNOTATED_TYPES = ['JSON', 'BIT'] as const;
 
 /** Every type a .vtx file stores, by the name rules use. */
 export const STORED_TYPES: readonly string[] = [
   'BOOLEAN', ...INTEGER_TYPES, ...WIDE_INTEGER_TYPES, DECIMAL_NARROW, DECIMAL_WIDE, ...FLOAT_TYPES,
-  ...STRING_TYPES, ...TEMPORAL_TYPES, ...OTHER_TYPES, ...NESTED_TYPES, ...SPATIAL_TYPES,
+  ...STRING_TYPES, ...TEMPORAL_TYPES, ...OTHER_TYPES, ...NESTED_TYPES, ...SPATIAL_TYPES, ...ANNOTATED_TYPES,
 ];
 
 const SUMMABLE = ['BOOLEAN', ...INTEGER_TYPES, DECIMAL_NARROW];

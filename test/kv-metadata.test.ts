@@ -87,8 +87,8 @@ describe('KV_METADATA', () => {
     const lying = join(dir, 'forged-count.vtx');
     writeFileSync(lying, forge(column, zones, 5, [], { count: 1000, pairs: [[Buffer.from('k'), Buffer.from('v')]] }));
     expect(await answerText(conn, `SELECT * FROM vortex_kv_metadata(${sqlString(lying)})`)).toMatch(new RegExp(`vortex: file "${lying.replaceAll('/', '\\/')}" is not a valid \\.vtx file: footer declares 1000 items`));
-    const newer = join(dir, 'forged-v8.vtx');
-    writeFileSync(newer, forge(column, zones, 8));
-    expect(await answerText(conn, `SELECT * FROM ${sqlString(newer)}`)).toMatch(/forged-v8\.vtx" is not a valid \.vtx file: unsupported format version 8 \(this reader supports 1 to 7\)/);
+    const newer = join(dir, 'forged-v9.vtx');
+    writeFileSync(newer, forge(column, zones, 9));
+    expect(await answerText(conn, `SELECT * FROM ${sqlString(newer)}`)).toMatch(/forged-v9\.vtx" is not a valid \.vtx file: unsupported format version 9 \(this reader supports 1 to 8\)/);
   });
 });

@@ -127,10 +127,11 @@ bool ToColumnType(const LogicalType &type, vtx::ColumnType &out) {
 		out.scale = DecimalType::GetScale(type);
 		break;
 	case LogicalTypeId::VARCHAR:
-		// A collation belongs to a query, not to stored bytes.
-		out.id = TypeId::VARCHAR;
+		// A collation belongs to a query, not to stored bytes; JSON is text DuckDB treats as such.
+		out.id = type.IsJSONType() ? TypeId::JSON : TypeId::VARCHAR;
 		break;
 	case LogicalTypeId::BLOB: out.id = TypeId::BLOB; break;
+	case LogicalTypeId::BIT: out.id = TypeId::BIT; break;
 	case LogicalTypeId::DATE: out.id = TypeId::DATE; break;
 	case LogicalTypeId::TIME: out.id = TypeId::TIME; break;
 	case LogicalTypeId::TIME_NS: out.id = TypeId::TIME_NS; break;
@@ -152,7 +153,7 @@ bool ToColumnType(const LogicalType &type, vtx::ColumnType &out) {
 	default:
 		return false;
 	}
-	// Aliased/user types (e.g. JSON as VARCHAR) keep their storage but not their alias.
+	// Other aliased/user types keep their storage but not their alias.
 	return true;
 }
 
@@ -174,6 +175,8 @@ LogicalType ToLogicalType(const vtx::ColumnType &type) {
 	case TypeId::DECIMAL: return LogicalType::DECIMAL(type.width, type.scale);
 	case TypeId::VARCHAR: return LogicalType::VARCHAR;
 	case TypeId::BLOB: return LogicalType::BLOB;
+	case TypeId::JSON: return LogicalType::JSON();
+	case TypeId::BIT: return LogicalType::BIT;
 	case TypeId::DATE: return LogicalType::DATE;
 	case TypeId::TIME: return LogicalType::TIME;
 	case TypeId::TIME_NS: return LogicalType::TIME_NS;
@@ -238,8 +241,8 @@ hugeint_t ToHugeint(vtx::int128 v) {
 }
 
 Value RawToValue(const LogicalType &type, const std::string &raw) {
-	if (compat::IsGeometry(type)) {
-		// Its values are its WKB: the bytes, with the column's type (and so its CRS).
+	if (compat::IsGeometry(type) || type.id() == LogicalTypeId::BIT) {
+		// Its values are bytes (a GEOMETRY's WKB, a BIT's padding byte and bits), of the column's type.
 		auto value = Value::BLOB(const_data_ptr_cast(raw.data()), raw.size());
 		value.Reinterpret(type);
 		return value;

@@ -20,6 +20,8 @@ PhysicalKind ColumnType::Kind() const {
 	case TypeId::VARCHAR:
 	case TypeId::BLOB:
 	case TypeId::GEOMETRY:
+	case TypeId::JSON:
+	case TypeId::BIT:
 		return PhysicalKind::STRING;
 	case TypeId::INTERVAL:
 	case TypeId::TIME_TZ:
@@ -126,6 +128,8 @@ uint32_t ColumnType::ByteWidth() const {
 	case TypeId::VARCHAR:
 	case TypeId::BLOB:
 	case TypeId::GEOMETRY:
+	case TypeId::JSON:
+	case TypeId::BIT:
 		return 0;
 	case TypeId::STRUCT:
 	case TypeId::LIST:
@@ -140,7 +144,7 @@ uint32_t ColumnType::ByteWidth() const {
 
 bool ColumnType::Valid() const {
 	auto raw = static_cast<uint8_t>(id);
-	if (raw < 1 || raw > static_cast<uint8_t>(TypeId::GEOMETRY)) {
+	if (raw < 1 || raw > static_cast<uint8_t>(TypeId::BIT)) {
 		return false;
 	}
 	if (id == TypeId::GEOMETRY) {
@@ -208,6 +212,8 @@ std::string ColumnType::ToString() const {
 	case TypeId::TIME: return "TIME";
 	case TypeId::TIME_NS: return "TIME_NS";
 	case TypeId::GEOMETRY: return Crs().empty() ? "GEOMETRY" : "GEOMETRY('" + Crs() + "')";
+	case TypeId::JSON: return "JSON";
+	case TypeId::BIT: return "BIT";
 	case TypeId::TIMESTAMP: return "TIMESTAMP";
 	case TypeId::TIMESTAMP_S: return "TIMESTAMP_S";
 	case TypeId::TIMESTAMP_MS: return "TIMESTAMP_MS";

@@ -52,6 +52,8 @@ enum class TypeId : uint8_t {
 	UNION = 32,  //! children: the members
 	TIME_NS = 33, //! format version 6: i64 nanoseconds since midnight
 	GEOMETRY = 34, //! format version 7: WKB bytes; NestedInfo::crs where the type names one
+	JSON = 35,     //! format version 8: UTF-8 text, stored as VARCHAR is
+	BIT = 36,      //! format version 8: DuckDB's bit strings (a padding byte, then the bits), stored as BLOB is
 };
 
 struct NestedInfo;
@@ -72,6 +74,10 @@ struct ColumnType {
 	uint8_t scale = 0; //! DECIMAL scale
 	std::shared_ptr<const NestedInfo> nested; //! nested types and ENUM; GEOMETRY with a CRS
 
+	//! Text whose bytes must be valid UTF-8.
+	bool IsUtf8() const {
+		return id == TypeId::VARCHAR || id == TypeId::JSON;
+	}
 	bool IsNested() const {
 		return id == TypeId::STRUCT || id == TypeId::LIST || id == TypeId::MAP || id == TypeId::ARRAY ||
 		       id == TypeId::UNION;

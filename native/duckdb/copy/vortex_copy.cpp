@@ -49,15 +49,15 @@ struct CopyBindData : public TableFunctionData {
 	bool encode_on_tasks = false;
 };
 
-//! BIT and BIGNUM: the types with no storage of their own in .vtx nor in Parquet, which DuckDB's
-//! Parquet writer writes as VARCHAR. The other type .vtx cannot store (VARIANT) has one in Parquet
-//! on DuckDB 1.5, so CopyBind refuses it by name rather than changing its type. (TIME_NS,
-//! which Parquet's writer turns into VARCHAR too, .vtx stores as itself.)
+//! BIGNUM: the type with no storage of its own in .vtx nor in Parquet, which DuckDB's Parquet
+//! writer writes as VARCHAR. The other type .vtx cannot store (VARIANT) has one in Parquet on
+//! DuckDB 1.5, so CopyBind refuses it by name rather than changing its type. (TIME_NS and BIT,
+//! which Parquet's writer turns into VARCHAR too, .vtx stores as themselves.)
 bool WrittenAsVarchar(const LogicalType &type) {
-	return type.id() == LogicalTypeId::BIT || type.id() == LogicalTypeId::BIGNUM;
+	return type.id() == LogicalTypeId::BIGNUM;
 }
 
-//! Columns holding BIT or BIGNUM, alone or inside a nested type, are written with VARCHAR in their
+//! Columns holding BIGNUM, alone or inside a nested type, are written with VARCHAR in their
 //! place, as DuckDB's Parquet writer does (its ParquetWriteSelect). Nothing is returned, and
 //! DuckDB keeps its plan, when no column needs it.
 vector<unique_ptr<Expression>> CopySelect(CopyToSelectInput &input) {

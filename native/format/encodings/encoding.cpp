@@ -393,7 +393,7 @@ void DecodeChunk(const ColumnType &type, uint64_t rows, ByteBuffer &&body, Decod
 	} else {
 		auto enc = static_cast<Encoding>(r.U8());
 		if (type.IsString()) {
-			DecodeStrings(rows, r, enc, type.id == TypeId::VARCHAR, out);
+			DecodeStrings(rows, r, enc, type.IsUtf8(), out);
 		} else if (defer && !range && DeferFixedWidth(type, rows, r, enc, out)) {
 			domain_checked = true; // DeferFixed defers only values it proved in the domain
 		} else {

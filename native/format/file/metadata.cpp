@@ -142,6 +142,9 @@ ColumnType ReadType(ByteReader &r, uint32_t version, int depth) {
 		throw FormatError("a version " + std::to_string(version) + " file declares a " +
 		                  (t.IsUnnamedStruct() ? "STRUCT without field names" : "TIME_NS column"));
 	}
+	if (version < kJsonBitVersion && (t.id == TypeId::JSON || t.id == TypeId::BIT)) {
+		throw FormatError("a version " + std::to_string(version) + " file declares a " + t.ToString() + " column");
+	}
 	return t;
 }
 
@@ -213,7 +216,8 @@ void ReadChunkMeta(ByteReader &r, const FileMetadata &m, const std::string &colu
 } // namespace
 
 uint32_t MinFormatVersion(const ColumnType &type) {
-	uint32_t version = type.id == TypeId::GEOMETRY                          ? kGeometryVersion
+	uint32_t version = type.id == TypeId::JSON || type.id == TypeId::BIT       ? kJsonBitVersion
+	                   : type.id == TypeId::GEOMETRY                          ? kGeometryVersion
 	                   : type.id == TypeId::TIME_NS || type.IsUnnamedStruct() ? kTimeNsVersion
 	                   : type.IsFloat()                                       ? kExactFloatSumVersion
 	                   : type.NeedsVersion3()                                 ? kNestedVersion

@@ -16,10 +16,10 @@ namespace vtx {
 constexpr char kMagic[4] = {'V', 'T', 'X', '1'};
 //! Version 2 adds the ALP encoding of floats; version 3 nested types and ENUM; version 4 exact
 //! float sums in zone statistics; version 5 key-value metadata in the footer; version 6 the TIME_NS
-//! type and unnamed STRUCTs; version 7 GEOMETRY. A writer marks a
+//! type and unnamed STRUCTs; version 7 GEOMETRY; version 8 JSON and BIT. A writer marks a
 //! file with the lowest version that describes it, so older readers refuse only the files they
 //! cannot read, with a clear error.
-constexpr uint32_t kFormatVersion = 7;
+constexpr uint32_t kFormatVersion = 8;
 //! The first version with nested types and ENUM (ColumnType::NeedsVersion3).
 constexpr uint32_t kNestedVersion = 3;
 //! The first version whose float statistics hold exact sums (ZoneStats::exact_sum).
@@ -30,6 +30,8 @@ constexpr uint32_t kKeyValueVersion = 5;
 constexpr uint32_t kTimeNsVersion = 6;
 //! The first version with the GEOMETRY type.
 constexpr uint32_t kGeometryVersion = 7;
+//! The first version with the JSON and BIT types.
+constexpr uint32_t kJsonBitVersion = 8;
 constexpr uint32_t kMinFormatVersion = 1;
 constexpr size_t kHeaderSize = 4;
 constexpr size_t kTrailerSize = 12;

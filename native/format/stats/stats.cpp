@@ -93,7 +93,7 @@ void CheckStringStats(const ZoneStats &s, const ColumnType &type) {
 	if (!s.has_minmax || !s.minmax_exact) {
 		return; // inexact (truncated) bounds are never used, and may end inside a character
 	}
-	if (type.id == TypeId::VARCHAR && (!ValidUtf8(reinterpret_cast<const uint8_t *>(s.min.data()), s.min.size()) ||
+	if (type.IsUtf8() && (!ValidUtf8(reinterpret_cast<const uint8_t *>(s.min.data()), s.min.size()) ||
 	                                   !ValidUtf8(reinterpret_cast<const uint8_t *>(s.max.data()), s.max.size()))) {
 		throw FormatError("zone statistics of a VARCHAR column are not valid UTF-8");
 	}
@@ -138,7 +138,7 @@ void CheckDistinct(const ZoneStats &s, const ColumnType &type) {
 		if (!type.IsString() && !InDomain(type, v)) {
 			throw FormatError("zone statistics of a " + type.ToString() + " column hold a value outside its domain");
 		}
-		if (type.id == TypeId::VARCHAR && !ValidUtf8(reinterpret_cast<const uint8_t *>(v.data()), v.size())) {
+		if (type.IsUtf8() && !ValidUtf8(reinterpret_cast<const uint8_t *>(v.data()), v.size())) {
 			throw FormatError("zone statistics of a VARCHAR column are not valid UTF-8");
 		}
 	}

@@ -78,6 +78,33 @@ VTX_SUMMARIZE(uint32_t)
 VTX_SUMMARIZE(uint64_t)
 #undef VTX_SUMMARIZE
 
+//! Row i's value of a fixed-width column.
+template <class T>
+T LoadValue(const ColumnInput &in, uint64_t i) {
+	T v;
+	std::memcpy(&v, in.fixed + i * sizeof(T), sizeof(T));
+	return v;
+}
+
+//! The smallest and largest of the values added, stored as the zone's exact min/max.
+template <class T>
+struct MinMax {
+	bool have = false;
+	T lo = 0, hi = 0;
+	void Add(T v) {
+		lo = !have || v < lo ? v : lo;
+		hi = !have || v > hi ? v : hi;
+		have = true;
+	}
+	void Store(ZoneStats &s) const {
+		if (have) {
+			s.has_minmax = s.minmax_exact = true;
+			s.min = RawBytes(lo);
+			s.max = RawBytes(hi);
+		}
+	}
+};
+
 template <class T>
 void IntegerStats(const ColumnInput &in, ZoneStats &s) {
 	if constexpr (sizeof(T) <= 8) {
@@ -93,40 +120,24 @@ void IntegerStats(const ColumnInput &in, ZoneStats &s) {
 		return;
 	}
 	// 16-byte integers: min and max only.
-	bool have = false;
-	T lo = 0, hi = 0;
+	MinMax<T> range;
 	for (uint64_t i = 0; i < in.count; i++) {
-		if (!in.IsValid(i)) {
-			continue;
-		}
-		T v;
-		std::memcpy(&v, in.fixed + i * sizeof(T), sizeof(T));
-		if (!have) {
-			lo = hi = v;
-			have = true;
-		} else {
-			lo = v < lo ? v : lo;
-			hi = v > hi ? v : hi;
+		if (in.IsValid(i)) {
+			range.Add(LoadValue<T>(in, i));
 		}
 	}
-	if (have) {
-		s.has_minmax = s.minmax_exact = true;
-		s.min = RawBytes(lo);
-		s.max = RawBytes(hi);
-	}
+	range.Store(s);
 }
 
 template <class T>
 void FloatStats(const ColumnInput &in, ZoneStats &s) {
-	bool have = false;
-	T lo = 0, hi = 0;
+	MinMax<T> range;
 	FloatAccumulator sum;
 	for (uint64_t i = 0; i < in.count; i++) {
 		if (!in.IsValid(i)) {
 			continue;
 		}
-		T v;
-		std::memcpy(&v, in.fixed + i * sizeof(T), sizeof(T));
+		const T v = LoadValue<T>(in, i);
 		if (std::isnan(v)) {
 			s.nans++;
 			continue;
@@ -136,19 +147,9 @@ void FloatStats(const ColumnInput &in, ZoneStats &s) {
 		} else {
 			sum.Add(static_cast<double>(v));
 		}
-		if (!have) {
-			lo = hi = v;
-			have = true;
-		} else {
-			lo = v < lo ? v : lo;
-			hi = v > hi ? v : hi;
-		}
+		range.Add(v);
 	}
-	if (have) {
-		s.has_minmax = s.minmax_exact = true;
-		s.min = RawBytes(lo);
-		s.max = RawBytes(hi);
-	}
+	range.Store(s);
 	s.has_exact_sum = true;
 	s.exact_sum = sum.Sum();
 }
