@@ -3,22 +3,23 @@
 namespace vortex {
 
 constexpr AggregateSpec kAggregates[] = {
-    {AggregateKind::COUNT_STAR, {"count_star"}, false, nullptr, Setting::PUSHDOWN_COUNT, nullptr, "count_star"},
-    {AggregateKind::COUNT, {"count"}, false, nullptr, Setting::PUSHDOWN_COUNT, nullptr, "count"},
+    {AggregateKind::COUNT_STAR, {"count_star"}, false, nullptr, Setting::PUSHDOWN_COUNT, nullptr, "count_star", kNeedsCounts},
+    {AggregateKind::COUNT, {"count"}, false, nullptr, Setting::PUSHDOWN_COUNT, nullptr, "count", kNeedsCounts},
     {AggregateKind::SUM,
      {"sum", "sum_no_overflow", "fsum", "kahan_sum", "sumkahan"},
      false,
      nullptr,
      Setting::PUSHDOWN_SUM,
      nullptr,
-     "sum"},
-    {AggregateKind::AVG, {"avg", "favg"}, false, nullptr, Setting::PUSHDOWN_AVG, nullptr, "avg"},
-    {AggregateKind::MIN, {"min"}, false, nullptr, Setting::PUSHDOWN_MIN, nullptr, "min"},
-    {AggregateKind::MAX, {"max"}, false, nullptr, Setting::PUSHDOWN_MAX, nullptr, "max"},
+     "sum",
+     kNeedsSum},
+    {AggregateKind::AVG, {"avg", "favg"}, false, nullptr, Setting::PUSHDOWN_AVG, nullptr, "avg", kNeedsSum},
+    {AggregateKind::MIN, {"min"}, false, nullptr, Setting::PUSHDOWN_MIN, nullptr, "min", kNeedsMinMax},
+    {AggregateKind::MAX, {"max"}, false, nullptr, Setting::PUSHDOWN_MAX, nullptr, "max", kNeedsMinMax},
     {AggregateKind::COUNT_DISTINCT, {"count"}, true, "count_distinct", Setting::PUSHDOWN_DISTINCT,
-     nullptr, "count_distinct"},
+     nullptr, "count_distinct", kNeedsDistinct},
     {AggregateKind::APPROX_DISTINCT, {"approx_count_distinct"}, false, nullptr, Setting::PUSHDOWN_APPROX_DISTINCT,
-     "zone sketches are merged for the whole column", "approx_count_distinct"},
+     "zone sketches are merged for the whole column", "approx_count_distinct", kNeedsSketch},
 };
 const size_t kAggregateCount = sizeof(kAggregates) / sizeof(kAggregates[0]);
 
@@ -51,6 +52,10 @@ const AggregateSpec *FindAggregate(const std::string &name, bool distinct) {
 
 const AggregateSpec &SpecOf(AggregateKind kind) {
 	return kAggregates[static_cast<size_t>(kind)];
+}
+
+bool Needs(AggregateKind kind, StateNeeds part) {
+	return (SpecOf(kind).needs & part) != 0;
 }
 
 std::string RuleName(const AggregateSpec &spec, const std::string &bound_name) {

@@ -148,9 +148,9 @@ struct ValueColumns {
 				needs_distinct.push_back(false);
 			}
 			auto v = slot[a.field];
-			needs_minmax[v] = needs_minmax[v] || a.kind == AggregateKind::MIN || a.kind == AggregateKind::MAX;
-			needs_sum[v] = needs_sum[v] || a.kind == AggregateKind::SUM || a.kind == AggregateKind::AVG;
-			needs_distinct[v] = needs_distinct[v] || a.kind == AggregateKind::COUNT_DISTINCT;
+			needs_minmax[v] = needs_minmax[v] || Needs(a.kind, kNeedsMinMax);
+			needs_sum[v] = needs_sum[v] || Needs(a.kind, kNeedsSum);
+			needs_distinct[v] = needs_distinct[v] || Needs(a.kind, kNeedsDistinct);
 		}
 	}
 };

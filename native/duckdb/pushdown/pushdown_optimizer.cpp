@@ -1028,11 +1028,9 @@ bool PushPart(Binder &binder, LogicalAggregate &agg, const Chain &chain, unique_
 				if (p.kind == AggregateKind::COUNT_STAR) {
 					continue;
 				}
-				const bool minmax = p.kind == AggregateKind::MIN || p.kind == AggregateKind::MAX;
-				const bool sum = p.kind == AggregateKind::SUM || p.kind == AggregateKind::AVG;
-				if (!vtx::compute::AggregateState::StatsSuffice(bind->Chunk(z, p.field).stats, minmax, sum,
-				                                                 p.kind == AggregateKind::APPROX_DISTINCT,
-				                                                 p.kind == AggregateKind::COUNT_DISTINCT)) {
+				if (!vtx::compute::AggregateState::StatsSuffice(
+				        bind->Chunk(z, p.field).stats, Needs(p.kind, kNeedsMinMax), Needs(p.kind, kNeedsSum),
+				        Needs(p.kind, kNeedsSketch), Needs(p.kind, kNeedsDistinct))) {
 					return false;
 				}
 			}

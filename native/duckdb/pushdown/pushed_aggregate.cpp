@@ -304,10 +304,10 @@ void Accumulate(ClientContext &context, const PushedBindData &bind, PushedGlobal
 			continue;
 		}
 		auto &state = acc.states.emplace(a.field, NewState(bind, a.field)).first->second;
-		state.needs_minmax |= a.kind == AggregateKind::MIN || a.kind == AggregateKind::MAX;
-		state.needs_sum |= a.kind == AggregateKind::SUM || a.kind == AggregateKind::AVG;
-		state.needs_distinct |= a.kind == AggregateKind::COUNT_DISTINCT;
-		state.needs_sketch |= a.kind == AggregateKind::APPROX_DISTINCT;
+		state.needs_minmax |= Needs(a.kind, kNeedsMinMax);
+		state.needs_sum |= Needs(a.kind, kNeedsSum);
+		state.needs_distinct |= Needs(a.kind, kNeedsDistinct);
+		state.needs_sketch |= Needs(a.kind, kNeedsSketch);
 	}
 	auto &files = g.files;
 	auto &straddling = g.straddling;
