@@ -1,12 +1,14 @@
 // The definitions behind fixed_width.hpp, included only by the fixed_width_*.cpp files that
-// instantiate them.
+// instantiate them: the choice among the encodings of fixed-width values (one pass over the values
+// sizes every candidate), and the dispatch to each encoding's own file (frame.hpp, runs.hpp,
+// dictionary.hpp, alp.hpp) to write, read and decode it.
 #pragma once
 #include "alp.hpp"
-#include "bitpack.hpp"
+#include "dictionary.hpp"
 #include "dictionary_builder.hpp"
-#include "../domain.hpp"
-#include "encoding_internal.hpp"
 #include "fixed_width.hpp"
+#include "frame.hpp"
+#include "runs.hpp"
 #include "../stats/narrow_distinct.hpp"
 
 #include <algorithm>
@@ -15,22 +17,6 @@
 
 namespace vtx {
 namespace encoding_internal {
-
-//! The most values a dictionary of `n` codes of `width`-byte values can hold and still be stored
-//! in fewer than `bound` bytes (the layout EncodeFixed writes: 10 bytes of header, the values,
-//! the codes bit-packed to the width of the largest code).
-inline uint64_t DictionaryBound(uint64_t n, uint64_t width, uint64_t bound) {
-	uint64_t most = 0;
-	for (uint8_t bw = 0; bw <= 32; bw++) {
-		const uint64_t fixed = 10 + PackedWords(n, bw) * 8;
-		if (fixed >= bound) {
-			break; // wider codes only cost more
-		}
-		const uint64_t fits = (bound - fixed - 1) / width;
-		most = std::max(most, std::min(fits, uint64_t(1) << bw)); // codes below 2^bw
-	}
-	return most;
-}
 
 //! vals[i] = row i's value, or the last valid value before it (the first valid value for the
 //! rows before that). Pointers are held in locals: the stores could alias the input's fields.
@@ -60,34 +46,6 @@ void FillNullRows(const uint8_t *valid, const uint8_t *fixed, uint64_t n, U *val
 			vals[i] = vals[i - 1];
 		}
 	}
-}
-
-//! The number of runs of equal values.
-template <class U>
-uint64_t Runs(const U *vals, uint64_t n) {
-	uint64_t runs = n ? 1 : 0;
-	for (uint64_t i = 1; i < n; i++) {
-		runs += vals[i] != vals[i - 1];
-	}
-	return runs;
-}
-
-//! Runs(), and the smallest and largest of the values with `sign` flipped (the frame's ends).
-template <class U>
-uint64_t RunsAndRange(const U *vals, uint64_t n, uint64_t sign, uint64_t &omin, uint64_t &omax) {
-	uint64_t runs = n ? 1 : 0, lo = ~uint64_t(0), hi = 0;
-	if (n) {
-		lo = hi = static_cast<uint64_t>(vals[0]) ^ sign;
-	}
-	for (uint64_t i = 1; i < n; i++) {
-		runs += vals[i] != vals[i - 1];
-		const uint64_t o = static_cast<uint64_t>(vals[i]) ^ sign;
-		lo = o < lo ? o : lo;
-		hi = o > hi ? o : hi;
-	}
-	omin = lo;
-	omax = hi;
-	return runs;
 }
 
 template <class U>
@@ -193,181 +151,13 @@ Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out, ValueHint *hint) {
 	}
 	out.U8(static_cast<uint8_t>(best));
 	switch (best) {
-	case Encoding::PLAIN:
-		out.Bytes(vals, plain_size);
-		break;
-	case Encoding::FOR_BITPACK: {
-		out.U64(omin);
-		WritePackedValues(out, n, for_bw, [&](uint64_t i) { return (static_cast<uint64_t>(vals[i]) ^ sign) - omin; });
-		break;
-	}
-	case Encoding::RLE: {
-		std::vector<uint32_t> ends;
-		std::vector<U> run_values;
-		for (uint64_t i = 0; i < n; i++) {
-			if (i + 1 == n || vals[i + 1] != vals[i]) {
-				run_values.push_back(vals[i]);
-				ends.push_back(static_cast<uint32_t>(i + 1));
-			}
-		}
-		out.Var(run_values.size());
-		out.Bytes(run_values.data(), run_values.size() * sizeof(U));
-		out.Bytes(ends.data(), ends.size() * 4);
-		break;
-	}
-	case Encoding::DICTIONARY:
-		out.Var(dict.values.size());
-		out.Bytes(dict.values.data(), dict.values.size() * sizeof(U));
-		WritePacked(out, codes, BitWidth(dict.values.size() - 1));
-		break;
-	default:
-		break;
+	case Encoding::PLAIN: out.Bytes(vals, plain_size); break;
+	case Encoding::FOR_BITPACK: WriteFrame<U>(out, vals, n, sign, omin, for_bw); break;
+	case Encoding::RLE: WriteRuns<U>(out, vals, n); break;
+	case Encoding::DICTIONARY: WriteDictionary<U>(out, dict.values, codes); break;
+	default: break;
 	}
 	return best;
-}
-
-// Whether `count` values, a superset of those an encoding can produce, all lie in the type's
-// domain. When not, nothing is decided: the decoded rows are then checked one by one (a
-// dictionary entry no row uses, or a frame wider than its values, is no error).
-template <class U>
-bool Within(const ColumnType &type, const U *values, uint64_t count) {
-	return ValuesInDomain(type, reinterpret_cast<const uint8_t *>(values), count);
-}
-
-//! The sign flip that maps a type's order onto unsigned order (frame-of-reference values).
-template <class U>
-uint64_t FrameSign(const ColumnType &type) {
-	return type.Kind() == PhysicalKind::SIGNED ? uint64_t(1) << ((sizeof(U) * 8 - 1) & 63) : 0;
-}
-
-// Every value of a frame is ref + d. Where ref + (largest d) does not wrap in U, the values lie
-// between value(0) and value(largest d) in the type's order (the sign flip keeps it), and every
-// restricted domain but TIME WITH TIME ZONE's is one interval in that order: the two ends decide it.
-template <class U>
-bool FrameWithin(const ColumnType &type, uint64_t ref, uint64_t sign, uint64_t largest) {
-	const uint64_t top = sizeof(U) >= 8 ? ~uint64_t(0) : (uint64_t(1) << ((sizeof(U) * 8) & 63)) - 1;
-	if (ref > top || largest > top - ref) {
-		return false;
-	}
-	const U ends[2] = {static_cast<U>(ref ^ sign), static_cast<U>((ref + largest) ^ sign)};
-	return Within(type, ends, 2);
-}
-
-//! Rows [b, e) of dictionary-coded values (b a multiple of 64) into dst[0, e - b), in blocks: the
-//! codes unpacked alone and checked, then looked up.
-template <class U>
-void DictionaryRows(const uint8_t *words, uint8_t bw, const uint8_t *dict, uint64_t d, uint64_t b, uint64_t e,
-                    U *dst) {
-	uint32_t codes[kCodeBlock];
-	for (uint64_t at = b; at < e; at += kCodeBlock) {
-		const uint64_t m = std::min(kCodeBlock, e - at);
-		DictionaryCodes(words, bw, d, at, m, codes);
-		U *out = dst + (at - b);
-		for (uint64_t i = 0; i < m; i++) {
-			out[i] = LoadValue<U>(dict + uint64_t(codes[i]) * sizeof(U));
-		}
-	}
-}
-
-//! A frame's header and packed deltas (every row's words), as DecodeFixed and DeferFixed read them.
-template <class U>
-DeferredValues ReadFrame(const ColumnType &type, uint64_t n, ByteReader &r) {
-	if (type.Kind() != PhysicalKind::SIGNED && type.Kind() != PhysicalKind::UNSIGNED) {
-		throw FormatError("frame-of-reference encoding used for a " + type.ToString() + " column");
-	}
-	DeferredValues f;
-	f.encoding = static_cast<uint8_t>(Encoding::FOR_BITPACK);
-	f.ref = r.U64();
-	f.words = ReadPacked(r, n, sizeof(U) * 8, f.bw);
-	return f;
-}
-
-//! A dictionary's values and packed codes.
-template <class U>
-DeferredValues ReadDictionary(uint64_t n, ByteReader &r) {
-	DeferredValues f;
-	f.encoding = static_cast<uint8_t>(Encoding::DICTIONARY);
-	f.size = r.Count(sizeof(U));
-	if (f.size == 0 && n > 0) {
-		throw FormatError("empty dictionary");
-	}
-	f.entries = r.Take(f.size * sizeof(U));
-	f.words = ReadPacked(r, n, 32, f.bw);
-	return f;
-}
-
-//! The end of run k of run-length values left packed (ReadRuns checks them).
-inline uint64_t RunEnd(const DeferredValues &f, uint64_t k) {
-	return LoadValue<uint32_t>(f.words + k * 4);
-}
-
-//! Run-length values: the runs' values and their ends, checked to cover the n rows in order.
-template <class U>
-DeferredValues ReadRuns(uint64_t n, ByteReader &r) {
-	DeferredValues f;
-	f.encoding = static_cast<uint8_t>(Encoding::RLE);
-	f.size = r.Count(sizeof(U) + 4);
-	f.entries = r.Take(f.size * sizeof(U));
-	f.words = r.Take(f.size * 4);
-	uint64_t pos = 0;
-	for (uint64_t k = 0; k < f.size; k++) {
-		const uint64_t end = RunEnd(f, k);
-		if (end <= pos || end > n) {
-			throw FormatError("run-length ends are not increasing within the zone");
-		}
-		pos = end;
-	}
-	if (pos != n) {
-		throw FormatError("run-length runs cover " + std::to_string(pos) + " of " + std::to_string(n) + " rows");
-	}
-	return f;
-}
-
-//! The largest delta a frame's bit width allows.
-inline uint64_t WidestDelta(uint8_t bw) {
-	return bw >= 64 ? ~uint64_t(0) : (uint64_t(1) << bw) - 1;
-}
-
-//! The run that holds `row` (< the chunk's rows): the first whose end lies past it.
-inline uint64_t RunOf(const DeferredValues &f, uint64_t row) {
-	uint64_t lo = 0, hi = f.size;
-	while (lo < hi) {
-		const uint64_t mid = lo + (hi - lo) / 2;
-		if (RunEnd(f, mid) > row) {
-			hi = mid;
-		} else {
-			lo = mid + 1;
-		}
-	}
-	return lo;
-}
-
-//! Rows [b, e) of run-length values into dst[0, e - b).
-template <class U>
-void RunRows(const DeferredValues &f, uint64_t b, uint64_t e, U *dst) {
-	// A run ending kSpan rows or more before e is written kSpan values a step, past its end (the
-	// runs after it write over the excess): runs are mostly short, and a loop per value would end
-	// each with a mispredicted branch.
-	constexpr uint64_t kSpan = 16;
-	for (uint64_t k = RunOf(f, b), pos = b; pos < e; k++) {
-		const uint64_t end = std::min(RunEnd(f, k), e);
-		const U v = LoadValue<U>(f.entries + k * sizeof(U));
-		if (end + kSpan <= e) {
-			U *out = dst + (pos - b);
-			U *const stop = dst + (end - b);
-			do {
-				for (uint64_t j = 0; j < kSpan; j++) {
-					out[j] = v;
-				}
-				out += kSpan;
-			} while (out < stop);
-		} else {
-			for (uint64_t p = pos; p < end; p++) {
-				dst[p - b] = v;
-			}
-		}
-		pos = end;
-	}
 }
 
 //! Rows [b, e) (b a multiple of 64) of a frame, a dictionary or runs into dst[0, e - b).
@@ -382,9 +172,7 @@ void PackedRows(const ColumnType &type, const DeferredValues &f, uint64_t b, uin
 		return;
 	}
 	if constexpr (sizeof(U) <= 8) { // 16-byte values have no frames (DecodeFixed)
-		const uint64_t ref = f.ref, sign = FrameSign<U>(type);
-		UnpackTo<sizeof(U) * 8>(f.words + b / 64 * f.bw * 8, e - b, f.bw, dst,
-		                        [ref, sign](uint64_t x) { return static_cast<U>((ref + x) ^ sign); });
+		FrameRows<U>(type, f, b, e, dst);
 	}
 }
 
@@ -528,28 +316,11 @@ void DecodeDeferredAt(const ColumnType &type, const DecodedColumn &chunk, uint64
 		const DeferredValues &f = chunk.deferred;
 		U *out = reinterpret_cast<U *>(out_bytes);
 		if (f.encoding == static_cast<uint8_t>(Encoding::RLE)) {
-			// The rows ascend: one search for the first, then forward through the runs.
-			for (uint64_t i = 0, k = n ? RunOf(f, base + rows[0]) : 0; i < n; i++) {
-				while (RunEnd(f, k) <= base + rows[i]) {
-					k++;
-				}
-				out[i] = LoadValue<U>(f.entries + k * sizeof(U));
-			}
-			return;
-		}
-		if (f.encoding == static_cast<uint8_t>(Encoding::DICTIONARY)) {
-			for (uint64_t i = 0; i < n; i++) {
-				const uint64_t code = PackedAt(f.words, base + rows[i], f.bw);
-				if (code >= f.size) {
-					throw FormatError("dictionary code out of range");
-				}
-				out[i] = LoadValue<U>(f.entries + code * sizeof(U));
-			}
-			return;
-		}
-		const uint64_t ref = f.ref, sign = FrameSign<U>(type);
-		for (uint64_t i = 0; i < n; i++) {
-			out[i] = static_cast<U>((ref + PackedAt(f.words, base + rows[i], f.bw)) ^ sign);
+			RunRowsAt<U>(f, base, rows, n, out);
+		} else if (f.encoding == static_cast<uint8_t>(Encoding::DICTIONARY)) {
+			DictionaryRowsAt<U>(f, base, rows, n, out);
+		} else {
+			FrameRowsAt<U>(type, f, base, rows, n, out);
 		}
 	}
 }

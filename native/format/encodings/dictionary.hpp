@@ -1,0 +1,85 @@
+// Dictionary encoding (encoding 4) of fixed-width values: the distinct values once, and a code per
+// row. Chosen only where values repeat (DictionaryBuilder gives up as soon as it cannot win); its
+// codes are also what the fast paths of filters and GROUP BY work on (compute/predicate.cpp,
+// compute/grouped_aggregation.cpp). Strings' dictionaries are in encoding.cpp.
+#pragma once
+#include "encoding.hpp"
+#include "encoding_internal.hpp"
+#include "fixed_width.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+namespace vtx {
+namespace encoding_internal {
+
+//! The most values a dictionary of `n` codes of `width`-byte values can hold and still be stored
+//! in fewer than `bound` bytes (the layout EncodeFixed writes: 10 bytes of header, the values,
+//! the codes bit-packed to the width of the largest code).
+inline uint64_t DictionaryBound(uint64_t n, uint64_t width, uint64_t bound) {
+	uint64_t most = 0;
+	for (uint8_t bw = 0; bw <= 32; bw++) {
+		const uint64_t fixed = 10 + PackedWords(n, bw) * 8;
+		if (fixed >= bound) {
+			break; // wider codes only cost more
+		}
+		const uint64_t fits = (bound - fixed - 1) / width;
+		most = std::max(most, std::min(fits, uint64_t(1) << bw)); // codes below 2^bw
+	}
+	return most;
+}
+
+//! Rows [b, e) of dictionary-coded values (b a multiple of 64) into dst[0, e - b), in blocks: the
+//! codes unpacked alone and checked, then looked up.
+template <class U>
+void DictionaryRows(const uint8_t *words, uint8_t bw, const uint8_t *dict, uint64_t d, uint64_t b, uint64_t e,
+                    U *dst) {
+	uint32_t codes[kCodeBlock];
+	for (uint64_t at = b; at < e; at += kCodeBlock) {
+		const uint64_t m = std::min(kCodeBlock, e - at);
+		DictionaryCodes(words, bw, d, at, m, codes);
+		U *out = dst + (at - b);
+		for (uint64_t i = 0; i < m; i++) {
+			out[i] = LoadValue<U>(dict + uint64_t(codes[i]) * sizeof(U));
+		}
+	}
+}
+
+//! Dictionary payload: the values in code order, then each row's code bit-packed to the width of
+//! the largest code.
+template <class U>
+void WriteDictionary(ByteWriter &out, const std::vector<U> &values, const std::vector<uint64_t> &codes) {
+	out.Var(values.size());
+	out.Bytes(values.data(), values.size() * sizeof(U));
+	WritePacked(out, codes, BitWidth(values.size() - 1));
+}
+
+//! A dictionary's values and packed codes.
+template <class U>
+DeferredValues ReadDictionary(uint64_t n, ByteReader &r) {
+	DeferredValues f;
+	f.encoding = static_cast<uint8_t>(Encoding::DICTIONARY);
+	f.size = r.Count(sizeof(U));
+	if (f.size == 0 && n > 0) {
+		throw FormatError("empty dictionary");
+	}
+	f.entries = r.Take(f.size * sizeof(U));
+	f.words = ReadPacked(r, n, 32, f.bw);
+	return f;
+}
+
+//! The values at rows base + rows[i] into out[i]; a code past the dictionary is an error.
+template <class U>
+void DictionaryRowsAt(const DeferredValues &f, uint64_t base, const uint32_t *rows, uint64_t n, U *out) {
+	for (uint64_t i = 0; i < n; i++) {
+		const uint64_t code = PackedAt(f.words, base + rows[i], f.bw);
+		if (code >= f.size) {
+			throw FormatError("dictionary code out of range");
+		}
+		out[i] = LoadValue<U>(f.entries + code * sizeof(U));
+	}
+}
+
+} // namespace encoding_internal
+} // namespace vtx
