@@ -119,7 +119,7 @@ export function hitsStatements(rows) {
     `CREATE OR REPLACE TEMP TABLE cb_keys AS
      SELECT j, u, ci, L, src, k, j * 64 + k AS h,
        counter_id(ci) AS CounterID,
-       CASE WHEN u = 7 THEN ${HITS_CONSTANTS.user} ELSE signed64(hx(u, 59)) END AS UserID,
+       CASE WHEN u = 1 THEN ${HITS_CONSTANTS.user} ELSE signed64(hx(u, 59)) END AS UserID,
        TIMESTAMP '2013-07-01' + to_seconds(day * 86400 + tod + k * 40 + pick(j * 64 + k, 60, 40)) AS EventTime,
        signed64(hx(j * 64 + k, 61)) AS WatchID
      FROM (SELECT *, unnest(range(L)) AS k FROM cb_sessions)
@@ -281,7 +281,7 @@ const COLUMNS = {
 /** Creates `hits` from `clickbenchDir`/create.sql and fills it with `rows` rows; checks the columns. */
 export async function createHits(conn, clickbenchDir, rows) {
   await conn.run(readFileSync(join(clickbenchDir, 'create.sql'), 'utf8'));
-  const names = (await conn.runAndReadAll("SELECT column_name FROM duckdb_columns() WHERE table_name = 'hits' ORDER BY column_index"))
+  const names = (await conn.runAndReadAll("SELECT column_name FROM duckdb_columns() WHERE table_name = 'hits' AND schema_name = current_schema() ORDER BY column_index"))
     .getRowsJS().map((r) => String(r[0]));
   const ours = Object.keys(COLUMNS);
   const missing = names.filter((n) => !ours.includes(n)), extra = ours.filter((n) => !names.includes(n));
@@ -394,6 +394,19 @@ export async function compareAnswers(form, ref, got, member) {
   if (!toVerify.length) return 'same';
   const bad = await member(toVerify);
   return bad.length ? `DIFFERS: ${bad.length} row(s) among ties are not rows of the query, e.g. ${rowKey(bad[0])}` : 'ties';
+}
+
+/**
+ * One source's answers judged against the table's: the check form's (compareAnswers), then the
+ * timed query's own, which must be the same rows or, under a LIMIT, may hold other rows among ties
+ * (judged by the check form). `checked` and `plain` are { ref, got } answers.
+ */
+export async function judgeAnswers(form, checked, plain, member) {
+  let status = await compareAnswers(form, checked.ref, checked.got, member);
+  if (status.startsWith('DIFFERS')) return status;
+  const own = await compareAnswers({ ...form, keys: 0, limit: null }, plain.ref, plain.got, async () => []);
+  if (own === 'same') return status;
+  return form.limit !== null ? 'ties' : own;
 }
 
 function firstDiff(a, b) {
