@@ -6,7 +6,7 @@
 //
 // The shape, where the queries care (../shared/clickbench/README.md):
 // - hits come in sessions (visits): a session has a user, a counter (site), a traffic source and a
-//   start in July 2013; its hits follow one another 0-40 s apart, each hit's Referer is the previous
+//   start in July 2013; its hits follow one another 1-79 s apart, each hit's Referer is the previous
 //   hit's URL (TraficSourceID -1), the first hit's Referer is where the visit came from (empty for
 //   direct visits; a search engine's URL with the SearchPhrase for searches; ...);
 // - rows sorted by CounterID, EventDate, UserID, EventTime, WatchID;

@@ -47,7 +47,7 @@ if (!args.reuse || !existsSync(vtx) || !existsSync(parquet)) {
 }
 const vb = fileSize(vtx), pb = fileSize(parquet);
 const copyLine = copied
-  ? `COPY (median of ${Math.max(1, args.copyRuns)}): .vtx ${fmtMs(copied.vortex)}, Parquet ${fmtMs(copied.parquet)} (.vtx ${x(copied.parquet / copied.vortex)} Parquet's speed); `
+  ? `COPY (${args.copyRuns === 2 ? 'faster of 2' : `median of ${Math.max(1, args.copyRuns)}`}): .vtx ${fmtMs(copied.vortex)}, Parquet ${fmtMs(copied.parquet)} (.vtx ${x(copied.parquet / copied.vortex)} Parquet's speed); `
   : 'COPY: files reused (--reuse), not timed; ';
 const sizeLine = `sizes: .vtx ${fmtSize(vb)}, Parquet ${fmtSize(pb)} (.vtx ÷ Parquet ${(vb / pb).toFixed(2)})`;
 console.log(`${copyLine}${sizeLine}\n`);
