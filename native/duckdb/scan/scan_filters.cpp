@@ -31,6 +31,132 @@ using namespace duckdb;
 using vtx::compute::CompareOp;
 using vtx::compute::Predicate;
 
+namespace {
+bool RowNumberOf(const Value &v, int64_t &out) {
+	if (v.IsNull() || v.type().id() != LogicalTypeId::BIGINT) {
+		return false;
+	}
+	out = v.GetValue<int64_t>();
+	return true;
+}
+
+} // namespace
+
+RowRanges IntersectRows(const RowRanges &a, const RowRanges &b) {
+	RowRanges out;
+	for (size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+		const int64_t lo = std::max(a[i].first, b[j].first), hi = std::min(a[i].second, b[j].second);
+		if (lo < hi) {
+			out.emplace_back(lo, hi);
+		}
+		(a[i].second < b[j].second ? i : j)++;
+	}
+	return out;
+}
+
+namespace {
+RowRanges Unite(RowRanges a, const RowRanges &b) {
+	a.insert(a.end(), b.begin(), b.end());
+	std::sort(a.begin(), a.end());
+	RowRanges out;
+	for (auto &r : a) {
+		if (!out.empty() && r.first <= out.back().second) {
+			out.back().second = std::max(out.back().second, r.second);
+		} else {
+			out.push_back(r);
+		}
+	}
+	return out;
+}
+
+//! The rows of [lo, hi) that satisfy `row <op> v`.
+bool ComparisonRows(ExpressionType op, int64_t v, int64_t lo, int64_t hi, RowRanges &out) {
+	int64_t from = lo, to = hi;
+	switch (op) {
+	case ExpressionType::COMPARE_EQUAL: from = std::max(lo, v), to = v < INT64_MAX ? std::min(hi, v + 1) : hi; break;
+	case ExpressionType::COMPARE_GREATERTHAN: from = v < INT64_MAX ? std::max(lo, v + 1) : hi; break;
+	case ExpressionType::COMPARE_GREATERTHANOREQUALTO: from = std::max(lo, v); break;
+	case ExpressionType::COMPARE_LESSTHAN: to = std::min(hi, v); break;
+	case ExpressionType::COMPARE_LESSTHANOREQUALTO: to = v < INT64_MAX ? std::min(hi, v + 1) : hi; break;
+	default: return false;
+	}
+	out.clear();
+	if (from < to) {
+		out.emplace_back(from, to);
+	}
+	return true;
+}
+} // namespace
+
+bool RowsKept(const TableFilter &filter, int64_t lo, int64_t hi, RowRanges &out) {
+	int64_t v;
+	switch (filter.filter_type) {
+	case TableFilterType::CONSTANT_COMPARISON: {
+		auto &c = filter.Cast<ConstantFilter>();
+		return RowNumberOf(c.constant, v) && ComparisonRows(c.comparison_type, v, lo, hi, out);
+	}
+	case TableFilterType::IN_FILTER: {
+		std::vector<int64_t> rows;
+		for (auto &value : filter.Cast<InFilter>().values) {
+			if (!RowNumberOf(value, v)) {
+				return false;
+			}
+			if (v >= lo && v < hi) {
+				rows.push_back(v);
+			}
+		}
+		std::sort(rows.begin(), rows.end());
+		rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+		out.clear();
+		for (auto r : rows) {
+			out.emplace_back(r, r + 1);
+		}
+		return true;
+	}
+	case TableFilterType::CONJUNCTION_AND:
+	case TableFilterType::CONJUNCTION_OR: {
+		const bool all = filter.filter_type == TableFilterType::CONJUNCTION_AND;
+		auto &children = all ? filter.Cast<ConjunctionAndFilter>().child_filters
+		                     : filter.Cast<ConjunctionOrFilter>().child_filters;
+		RowRanges acc, child;
+		if (all) {
+			acc.emplace_back(lo, hi);
+		}
+		for (auto &c : children) {
+			if (!RowsKept(*c, lo, hi, child)) {
+				return false;
+			}
+			acc = all ? IntersectRows(acc, child) : Unite(std::move(acc), child);
+		}
+		out = std::move(acc);
+		return true;
+	}
+	case TableFilterType::OPTIONAL_FILTER: {
+		// Implied by operators DuckDB keeps above the scan: applying it is allowed, not required.
+		auto &child = filter.Cast<OptionalFilter>().child_filter;
+		if (!child || !RowsKept(*child, lo, hi, out)) {
+			out.assign(1, {lo, hi});
+		}
+		return true;
+	}
+	case TableFilterType::DYNAMIC_FILTER: {
+		auto &data = filter.Cast<DynamicFilter>().filter_data;
+		out.assign(1, {lo, hi});
+		if (!data) {
+			return true;
+		}
+		lock_guard<mutex> guard(data->lock);
+		if (data->initialized && data->filter && RowNumberOf(data->filter->constant, v) &&
+		    !ComparisonRows(data->filter->comparison_type, v, lo, hi, out)) {
+			out.assign(1, {lo, hi});
+		}
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
 bool SupportsFilterOn(const ScanBindData &bind, idx_t column) {
 	if (column < bind.fields.size()) {
 		return vtx::compute::PredicateSupported(bind.fields[column].type);

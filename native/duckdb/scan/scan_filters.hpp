@@ -7,6 +7,14 @@
 
 namespace vortex {
 
+//! Half-open ranges of row numbers, ascending and disjoint.
+using RowRanges = std::vector<std::pair<int64_t, int64_t>>;
+//! The rows of [lo, hi) that `filter` (on file_row_number or the row id) keeps, exactly where it
+//! must hold (optional and dynamic filters may be applied or not); false for a filter of another
+//! shape, which is then left to DuckDB's evaluation.
+bool RowsKept(const duckdb::TableFilter &filter, int64_t lo, int64_t hi, RowRanges &out);
+RowRanges IntersectRows(const RowRanges &a, const RowRanges &b);
+
 //! Whether vortex_scan takes table filters on this output column.
 bool SupportsFilterOn(const ScanBindData &bind, duckdb::idx_t column);
 

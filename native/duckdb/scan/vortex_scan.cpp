@@ -100,6 +100,9 @@ struct ScanGlobalState : public GlobalTableFunctionState {
 	std::vector<ColumnFilter> column_filters;
 	//! Filters evaluated by DuckDB on the emitted vectors (shapes the compute layer does not take).
 	std::vector<ResidualFilter> residual;
+	//! Those of them on row numbers (file_row_number, the row id): zones whose rows they rule out
+	//! are skipped, at the start and again when claimed (late materialization's join back).
+	std::vector<const TableFilter *> row_filters;
 	//! Per column position: whether its values leave the scan (else it is only filtered on).
 	std::vector<bool> projected;
 	//! Per column: its values may be left packed (DecodedColumn::deferred): handed to DuckDB, filtered
@@ -128,6 +131,8 @@ struct ScanLocalState : public LocalTableFunctionState {
 	std::vector<std::shared_ptr<vtx::DecodedColumn>> columns; //! per column id (null for virtual or unneeded)
 	DataChunk scan_chunk; //! all scanned columns, when filter columns are projected out
 	bool filtered = false;        //! the current zone straddles its filters: `mask` selects rows
+	//! The current zone's rows its row-number filters keep, one byte a row; empty where they keep all.
+	std::vector<uint8_t> row_truth;
 	vtx::compute::ZoneMask mask;
 	std::vector<vtx::compute::Predicate> predicates; //! per column filter, for the current zone
 	std::vector<vtx::compute::Predicate> row_predicates; //! the same, as its straddling rows see it
@@ -235,6 +240,28 @@ bool SelectFields(const ColumnIndex &index, const vtx::ColumnType &type, vtx::St
 	return true;
 }
 
+//! The zone's rows its row-number filters keep (as they stand now); false where they keep none.
+bool ZoneRowsKept(const ScanGlobalState &g, const vtx::ZoneMeta &zone, RowRanges &kept) {
+	const auto lo = static_cast<int64_t>(zone.first_row), hi = static_cast<int64_t>(zone.first_row + zone.rows);
+	kept.assign(1, {lo, hi});
+	RowRanges rows;
+	for (auto filter : g.row_filters) {
+		if (kept.empty()) {
+			break;
+		}
+		if (RowsKept(*filter, lo, hi, rows)) { // every row filter is of a shape RowsKept reads (ScanInitGlobal)
+			kept = IntersectRows(kept, rows);
+		}
+	}
+	return !kept.empty();
+}
+
+//! Whether the zone's row-number filters keep none of its rows.
+bool RowsRuledOut(const ScanGlobalState &g, const vtx::ZoneMeta &zone) {
+	RowRanges kept;
+	return !g.row_filters.empty() && !ZoneRowsKept(g, zone, kept);
+}
+
 unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, TableFunctionInitInput &input) {
 	auto &bind = input.bind_data->Cast<ScanBindData>();
 	auto g = make_uniq<ScanGlobalState>();
@@ -278,6 +305,11 @@ unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, Tabl
 			if (id < bind.fields.size() && bind.uniform) {
 				AddStructPrunes(bind, id, filter, g->struct_prunes);
 			}
+			RowRanges probe;
+			if ((id == COLUMN_IDENTIFIER_ROW_ID || bind.IsRowNumberColumn(id)) && RowsKept(filter, 0, 1, probe)) {
+				g->row_filters.push_back(&filter); // applied to the zone's mask, exactly
+				continue;
+			}
 			g->residual.push_back(ResidualFilter {pos, &filter});
 			g->projected[pos] = true;
 		}
@@ -317,7 +349,8 @@ unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, Tabl
 		}
 		for (idx_t z = 0; z < meta->zones.size(); z++, batch++) {
 			auto &zone = meta->zones[z];
-			auto match = file_matches && zone.rows > 0 ? vtx::compute::ZoneMatch::ALL : vtx::compute::ZoneMatch::NONE;
+			auto match = file_matches && zone.rows > 0 && !RowsRuledOut(*g, zone) ? vtx::compute::ZoneMatch::ALL
+			                                                                      : vtx::compute::ZoneMatch::NONE;
 			for (auto &nf : bind.null_filters) {
 				auto &stats = zone.chunks[nf.first].stats;
 				if (nf.second ? stats.nulls == 0 : stats.nulls == stats.rows) {
@@ -471,7 +504,21 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 		l.item = g.work[idx];
 		auto &meta = *g.metas[l.item.file];
 		auto &zone = meta.zones[l.item.zone];
-		const auto match = ClassifyZoneNow(bind, g, l, zone);
+		auto match = ClassifyZoneNow(bind, g, l, zone);
+		l.row_truth.clear();
+		RowRanges kept;
+		if (match != vtx::compute::ZoneMatch::NONE && !g.row_filters.empty()) {
+			if (!ZoneRowsKept(g, zone, kept)) {
+				match = vtx::compute::ZoneMatch::NONE;
+			} else if (kept.size() != 1 || kept[0].first != static_cast<int64_t>(zone.first_row) ||
+			           kept[0].second != static_cast<int64_t>(zone.first_row + zone.rows)) {
+				l.row_truth.assign(zone.rows, 0);
+				for (auto &r : kept) {
+					std::fill(l.row_truth.begin() + (r.first - static_cast<int64_t>(zone.first_row)),
+					          l.row_truth.begin() + (r.second - static_cast<int64_t>(zone.first_row)), uint8_t(1));
+				}
+			}
+		}
 		if (match == vtx::compute::ZoneMatch::NONE) {
 			g.zones_skipped_late++;
 			g.zones_skipped++;
@@ -541,12 +588,15 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 			// so, from its packed form, which costs less than a zone-sized decode when few rows pass.
 			l.columns[c] = read(id, whole ? nullptr : g.selections[c].get(), g.deferrable[c] && !whole);
 		}
-		l.filtered = straddles || expressions_straddle;
+		l.filtered = straddles || expressions_straddle || !l.row_truth.empty();
 		if (!l.filtered) {
 			l.active = true;
 			return true;
 		}
 		l.mask.Begin(l.rows);
+		if (!l.row_truth.empty()) {
+			l.mask.AndRows(l.row_truth.data());
+		}
 		for (idx_t k = 0; straddles && k < g.column_filters.size(); k++) {
 			auto &cf = g.column_filters[k];
 			if (l.matches[k] != vtx::compute::ZoneMatch::ALL) {
@@ -764,6 +814,10 @@ double ScanProgress(ClientContext &, const FunctionData *, const GlobalTableFunc
 
 //! As read_parquet: `filename` (unless the `filename := true` column is there), the row's
 //! number within its file, and the file's position in the list.
+vector<column_t> ScanRowIdColumns(ClientContext &, optional_ptr<FunctionData>) {
+	return {MultiFileReader::COLUMN_IDENTIFIER_FILE_INDEX, MultiFileReader::COLUMN_IDENTIFIER_FILE_ROW_NUMBER};
+}
+
 virtual_column_map_t ScanVirtualColumns(ClientContext &, optional_ptr<FunctionData> bind_data) {
 	virtual_column_map_t result;
 	if (!bind_data || !bind_data->Cast<ScanBindData>().filename_column) {
@@ -837,6 +891,11 @@ TableFunction GetVortexScanFunction() {
 	// No supports_pushdown_type: filters on types the compute layer does not take (INTERVAL,
 	// TIME WITH TIME ZONE, UUID) and on file_row_number are evaluated by DuckDB in the scan.
 	tf.get_virtual_columns = ScanVirtualColumns;
+	// Late materialization (DuckDB's optimizer): a Top-N or LIMIT over a few rows reads the sort and
+	// filter columns first, then joins the other columns back by (file_index, file_row_number), whose
+	// filters skip every zone but the rows' own (RowsRuledOut), as read_parquet does.
+	tf.late_materialization = true;
+	tf.get_row_id_columns = ScanRowIdColumns;
 	tf.cardinality = ScanCardinality;
 	tf.statistics = ScanStatistics;
 	tf.get_partition_data = ScanPartitionData;
