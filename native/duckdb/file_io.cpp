@@ -7,9 +7,12 @@ namespace vortex {
 
 using namespace duckdb;
 
-FileSource::FileSource(ClientContext &context, const std::string &path) : context(context), path(path) {
+FileSource::FileSource(ClientContext &context, const std::string &path) : FileSource(context, OpenFileInfo(path)) {
+}
+
+FileSource::FileSource(ClientContext &context, const OpenFileInfo &file) : context(context), path(file.path) {
 	auto &fs = FileSystem::GetFileSystem(context);
-	handle = fs.OpenFile(path, FileFlags::FILE_FLAGS_READ | FileFlags::FILE_FLAGS_PARALLEL_ACCESS);
+	handle = fs.OpenFile(file, FileFlags::FILE_FLAGS_READ | FileFlags::FILE_FLAGS_PARALLEL_ACCESS);
 	size = handle->GetFileSize();
 }
 

@@ -7,12 +7,16 @@
 #include "../format/scratch.hpp"
 #include "../format/file/writer.hpp"
 #include "duckdb.hpp"
+#include "duckdb/common/open_file_info.hpp"
 
 namespace vortex {
 
 class FileSource : public vtx::InputSource {
 public:
 	FileSource(duckdb::ClientContext &context, const std::string &path);
+	//! With what a file list knew of the file (its extended info: size, ETag, last-modified), which
+	//! spares a remote file system the request that would find them out (a HEAD).
+	FileSource(duckdb::ClientContext &context, const duckdb::OpenFileInfo &file);
 	uint64_t Size() override {
 		return size;
 	}

@@ -181,7 +181,7 @@ PlannedFile OpenPlannedFile(ClientContext &context, const std::vector<ScanFile> 
 		result.meta = planned[file].meta;
 		return result;
 	}
-	result.source = make_uniq<FileSource>(context, planned[file].path);
+	result.source = make_uniq<FileSource>(context, planned[file].Info());
 	result.meta = GetMetadata(*result.source);
 	CheckFitsPlan(planned, file, fields, types, *result.meta);
 	return result;

@@ -161,10 +161,11 @@ unique_ptr<FunctionData> ScanBind(ClientContext &context, TableFunctionBindInput
 	auto all = list->GetAllFiles();
 	const auto cache_limit = MetadataCacheLimit(context);
 	for (auto &file : all) {
-		auto source = make_uniq<FileSource>(context, file.path);
+		// The listing's size and ETag go with the path: no HEAD where the glob knew the file.
+		auto source = make_uniq<FileSource>(context, file);
 		auto meta = GetMetadata(*source, cache_limit);
 		auto held = all.size() <= kFilesHeldOpen ? std::make_shared<HeldSource>(std::move(source)) : nullptr;
-		result->files.push_back(ScanFile {file.path, std::move(meta), std::move(held), {}});
+		result->files.push_back(ScanFile {file.path, std::move(meta), std::move(held), {}, file.extended_info});
 	}
 	if (result->files.empty()) {
 		throw InvalidInputException("%s: no files to read", fn);

@@ -38,6 +38,17 @@ struct ScanFile {
 	//! Per scan column, this file's field holding it (kMissingField: none); empty when the scan
 	//! is uniform (every column at its own position, of the scan's type). See schema_union.hpp.
 	std::vector<duckdb::idx_t> field_map;
+	//! What the file list (a glob's listing) knew of the file: size, ETag, last-modified. Every
+	//! open of the file passes it on, as read_parquet does, so that an object store is not asked
+	//! again (a HEAD per open). Null where the list had nothing (a plain path).
+	duckdb::shared_ptr<duckdb::ExtendedOpenFileInfo> listed;
+
+	//! The file as DuckDB's FileSystem opens it: the path with the listing's information.
+	duckdb::OpenFileInfo Info() const {
+		duckdb::OpenFileInfo info(path);
+		info.extended_info = listed;
+		return info;
+	}
 };
 
 //! Scans of up to this many files keep the handles their footers were read from.

@@ -151,7 +151,7 @@ UnionFile OpenUnionFile(ClientContext &context, const std::vector<ScanFile> &pla
 		return result;
 	}
 	auto &path = planned[file].path;
-	result.source = make_uniq<FileSource>(context, path);
+	result.source = make_uniq<FileSource>(context, planned[file].Info());
 	result.meta = GetMetadata(*result.source);
 	auto &was = *planned[file].meta;
 	if (SameFileVersion(was, *result.meta)) {

@@ -539,7 +539,7 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 		if (!source) {
 			// One open file per thread at a time, however many files the scan covers.
 			if (!l.source || l.source_file != l.item.file) {
-				l.source = make_uniq<FileSource>(context, bind.files[l.item.file].path);
+				l.source = make_uniq<FileSource>(context, bind.files[l.item.file].Info());
 				l.source_file = l.item.file;
 				CheckSameVersion(*l.source, meta);
 			}
