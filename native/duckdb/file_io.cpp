@@ -2,6 +2,10 @@
 
 #include "settings.hpp"
 #include "duckdb/common/types/hash.hpp"
+#include "duckdb/storage/buffer_manager.hpp"
+#include "duckdb/storage/external_file_cache.hpp"
+
+#include <cstring>
 
 namespace vortex {
 
@@ -12,7 +16,31 @@ FileSource::FileSource(ClientContext &context, const std::string &path) : FileSo
 
 FileSource::FileSource(ClientContext &context, const OpenFileInfo &file) : context(context), path(file.path) {
 	auto &fs = FileSystem::GetFileSystem(context);
-	handle = fs.OpenFile(file, FileFlags::FILE_FLAGS_READ | FileFlags::FILE_FLAGS_PARALLEL_ACCESS);
+	const auto flags = FileFlags::FILE_FLAGS_READ | FileFlags::FILE_FLAGS_PARALLEL_ACCESS;
+	if (ExternalFileCache::Get(context).IsEnabled()) {
+		// As read_parquet opens its files: the caching handle validates the cache's ranges of this
+		// path by the ETag or last-modified time of this open (from the listing where it had them),
+		// once. Its FileHandle is opened here, not on a first read: scan threads share a source.
+		caching_fs = make_uniq<CachingFileSystem>(fs, *context.db);
+		caching = caching_fs->OpenFile(QueryContext(context), file, flags);
+		handle = &caching->GetFileHandle();
+		version.known = true;
+		version.tag = caching->GetVersionTag();
+		version.last_modified = caching->GetLastModifiedTime();
+		if (!handle->OnDiskFile()) {
+			cached = caching.get();
+		}
+	} else {
+		owned = fs.OpenFile(file, flags);
+		handle = owned.get();
+		try {
+			version.tag = fs.GetVersionTag(*handle);
+			version.last_modified = fs.GetLastModifiedTime(*handle);
+			version.known = true;
+		} catch (NotImplementedException &) {
+			version = FileVersion(); // a file system that says neither: validated by reading
+		}
+	}
 	size = handle->GetFileSize();
 }
 
@@ -20,9 +48,16 @@ void FileSource::ReadAt(uint64_t offset, uint8_t *dst, size_t n) {
 	if (offset > size || n > size - offset) {
 		throw vtx::FormatError("read past the end of the file");
 	}
-	if (n) {
-		handle->Read(dst, n, offset);
+	if (!n) {
+		return;
 	}
+	if (cached) {
+		data_ptr_t data = nullptr;
+		auto pin = cached->Read(data, n, offset);
+		std::memcpy(dst, data, n);
+		return;
+	}
+	handle->Read(dst, n, offset);
 }
 
 void FileSource::SetCacheIdentity(uint32_t footer_crc) {

@@ -8,8 +8,18 @@
 #include "../format/file/writer.hpp"
 #include "duckdb.hpp"
 #include "duckdb/common/open_file_info.hpp"
+#include "duckdb/storage/caching_file_system.hpp"
 
 namespace vortex {
+
+//! Which version of a file an open saw, as DuckDB's external file cache validates its entries:
+//! the ETag where the file system has one (httpfs, an object store's listing), else the
+//! last-modified time. Unknown where the file system says neither.
+struct FileVersion {
+	bool known = false;
+	std::string tag;
+	duckdb::timestamp_t last_modified;
+};
 
 class FileSource : public vtx::InputSource {
 public:
@@ -37,15 +47,34 @@ public:
 	duckdb::ClientContext &Context() const {
 		return context;
 	}
+	//! The version of the file this handle reads, as its open found it (no request of its own).
+	const FileVersion &Version() const {
+		return version;
+	}
+	//! Whether reads go through DuckDB's external file cache: a remote file (not on disk) while
+	//! enable_external_file_cache is on. Ranges read then stay for the next query over the same
+	//! version of the file; local files are read directly (the OS caches them).
+	bool Cached() const {
+		return cached != nullptr;
+	}
 
 private:
 	duckdb::ClientContext &context;
 	//! Reusable decode buffers are kept while a source is open (format/scratch.hpp).
 	vtx::ScratchActivity activity;
 	std::string path;
-	duckdb::unique_ptr<duckdb::FileHandle> handle;
+	//! Where the external file cache is on: the caching file system (which its handle refers to)
+	//! and the handle, whose own FileHandle `handle` points to.
+	duckdb::unique_ptr<duckdb::CachingFileSystem> caching_fs;
+	duckdb::unique_ptr<duckdb::CachingFileHandle> caching;
+	//! Otherwise the file's own handle.
+	duckdb::unique_ptr<duckdb::FileHandle> owned;
+	duckdb::FileHandle *handle = nullptr;
+	//! The caching handle when reads go through the cache, else null.
+	duckdb::CachingFileHandle *cached = nullptr;
 	uint64_t size;
 	uint64_t identity = 0;
+	FileVersion version;
 };
 
 class FileSink : public vtx::OutputSink {

@@ -30,10 +30,49 @@ public:
 		uint8_t trailer[vtx::kTrailerSize];
 		std::shared_ptr<const vtx::FileMetadata> meta;
 		size_t bytes;
+		//! The version of the file the footer was read from (or last confirmed for), and when.
+		FileVersion version;
+		timestamp_t seen;
 	};
 
+	//! The footer of `path` where the cache holds it for this very version of the file, as its
+	//! open describes it (no read): an equal ETag, or, where the file system has none, an equal
+	//! last-modified time that was already more than DuckDB's 10 seconds old when the entry was
+	//! recorded (clocks of a second's resolution cannot tell two writes within one apart, so a
+	//! younger time proves nothing; ExternalFileCache::IsValid is the rule this follows).
+	std::shared_ptr<const vtx::FileMetadata> FindUnchanged(const std::string &path, uint64_t size,
+	                                                       const FileVersion &now, size_t limit) {
+		if (!now.known) {
+			return nullptr;
+		}
+		std::lock_guard<std::mutex> guard(lock);
+		Trim(limit);
+		auto it = index.find(path);
+		if (it == index.end()) {
+			return nullptr;
+		}
+		auto entry = it->second;
+		const auto &was = entry->version;
+		if (entry->size != size || !was.known) {
+			return nullptr;
+		}
+		bool same;
+		if (!was.tag.empty() || !now.tag.empty()) {
+			same = was.tag == now.tag;
+		} else {
+			static constexpr int64_t kSettledMicros = 10LL * 1000LL * 1000LL;
+			same = was.last_modified == now.last_modified && Timestamp::IsFinite(now.last_modified) &&
+			       entry->seen > now.last_modified && entry->seen - now.last_modified > kSettledMicros;
+		}
+		if (!same) {
+			return nullptr;
+		}
+		lru.splice(lru.begin(), lru, entry);
+		return entry->meta;
+	}
+
 	std::shared_ptr<const vtx::FileMetadata> Find(const std::string &path, uint64_t size, const uint8_t *trailer,
-	                                              size_t limit) {
+	                                              const FileVersion &now, size_t limit) {
 		std::lock_guard<std::mutex> guard(lock);
 		Trim(limit);
 		auto it = index.find(path);
@@ -45,6 +84,9 @@ public:
 			Erase(entry); // another version of the file: this one is of no further use
 			return nullptr;
 		}
+		// The same footer: the file's version as opened now names it from here on.
+		entry->version = now;
+		entry->seen = Timestamp::GetCurrentTimestamp();
 		lru.splice(lru.begin(), lru, entry);
 		return entry->meta;
 	}
@@ -57,14 +99,16 @@ public:
 	}
 
 	void Insert(const std::string &path, uint64_t size, const uint8_t *trailer,
-	            std::shared_ptr<const vtx::FileMetadata> meta, size_t limit) {
+	            std::shared_ptr<const vtx::FileMetadata> meta, const FileVersion &version, size_t limit) {
 		Entry e;
 		e.path = path;
 		e.size = size;
+		e.version = version;
+		e.seen = Timestamp::GetCurrentTimestamp();
 		std::memcpy(e.trailer, trailer, vtx::kTrailerSize);
 		e.meta = std::move(meta);
 		// The footer, the path (in the entry and as the index's key) and the containers' nodes.
-		e.bytes = EstimateMetadataBytes(*e.meta) + 2 * (path.size() + 1) + sizeof(Entry) + 64;
+		e.bytes = EstimateMetadataBytes(*e.meta) + 2 * (path.size() + 1) + version.tag.size() + sizeof(Entry) + 64;
 		std::lock_guard<std::mutex> guard(lock);
 		auto it = index.find(path);
 		if (it != index.end()) {
@@ -178,12 +222,20 @@ std::shared_ptr<const vtx::FileMetadata> GetMetadata(FileSource &source, size_t 
 	auto &context = source.Context();
 	auto cache = CacheOf(context);
 	auto size = source.Size();
-	// One read: where the cache holds a footer of this file, its trailer alone (which names the
+	// No read where the open says the file is the version the cache holds a footer of (its ETag,
+	// or a settled last-modified time, as DuckDB validates its external file cache). Else one read:
+	// where the cache holds a footer of this path and size, its trailer alone (which names the
 	// version); otherwise (or for another version) the file's tail, which usually holds the footer.
+	if (cache) {
+		if (auto meta = cache->FindUnchanged(source.Path(), size, source.Version(), limit)) {
+			source.SetCacheIdentity(meta->footer_crc);
+			return meta;
+		}
+	}
 	if (cache && cache->Holds(source.Path(), size)) {
 		uint8_t held[vtx::kTrailerSize];
 		source.ReadAt(size - vtx::kTrailerSize, held, vtx::kTrailerSize);
-		if (auto meta = cache->Find(source.Path(), size, held, limit)) {
+		if (auto meta = cache->Find(source.Path(), size, held, source.Version(), limit)) {
 			source.SetCacheIdentity(meta->footer_crc);
 			return meta;
 		}
@@ -197,7 +249,7 @@ std::shared_ptr<const vtx::FileMetadata> GetMetadata(FileSource &source, size_t 
 		ThrowFileError(source.Path(), e);
 	}
 	if (cache) {
-		cache->Insert(source.Path(), size, tail.data() + tail.size() - vtx::kTrailerSize, meta, limit);
+		cache->Insert(source.Path(), size, tail.data() + tail.size() - vtx::kTrailerSize, meta, source.Version(), limit);
 	}
 	source.SetCacheIdentity(meta->footer_crc);
 	return meta;

@@ -1,6 +1,8 @@
-// Footers parsed once per file version. A cached footer is reused only while the file's
-// size and trailer (footer length and checksum) are unchanged, checked with one small read
-// per query, so rewritten files are never answered from stale statistics.
+// Footers parsed once per file version. A cached footer is reused without a read while the open
+// says the file is unchanged (the same size and ETag, or a last-modified time that had settled,
+// as DuckDB validates its external file cache: no request where a listing described the file);
+// otherwise only while its size and trailer (footer length and checksum) are unchanged, checked
+// with one small read, so rewritten files are never answered from stale statistics.
 #pragma once
 #include "file_io.hpp"
 
