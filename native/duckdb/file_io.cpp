@@ -42,6 +42,7 @@ FileSource::FileSource(ClientContext &context, const OpenFileInfo &file) : conte
 		}
 	}
 	size = handle->GetFileSize();
+	remote = !handle->OnDiskFile();
 }
 
 void FileSource::ReadAt(uint64_t offset, uint8_t *dst, size_t n) {

@@ -57,6 +57,11 @@ public:
 	bool Cached() const {
 		return cached != nullptr;
 	}
+	//! Whether the file is remote (not on disk): each read is then a request, and nearby reads are
+	//! worth coalescing (format/file/prefetch.hpp).
+	bool Remote() const {
+		return remote;
+	}
 
 private:
 	duckdb::ClientContext &context;
@@ -75,6 +80,7 @@ private:
 	uint64_t size;
 	uint64_t identity = 0;
 	FileVersion version;
+	bool remote = false;
 };
 
 class FileSink : public vtx::OutputSink {

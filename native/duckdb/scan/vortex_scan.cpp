@@ -5,6 +5,7 @@
 #include "../../compute/zone_mask.hpp"
 #include "decode_pool.hpp"
 #include "../../format/encodings/encoding.hpp"
+#include "../../format/file/prefetch.hpp"
 #include "../../format/file/reader.hpp"
 #include "../column_emit.hpp"
 #include "../duckdb_compat.hpp"
@@ -146,6 +147,9 @@ struct ScanLocalState : public LocalTableFunctionState {
 	//! read only for them (not among the scan's columns), by field.
 	std::unique_ptr<ExpressionFilterEvaluator> evaluator;
 	std::map<idx_t, std::shared_ptr<vtx::DecodedColumn>> filter_columns;
+	//! The current zone's column positions to read, and (remote files) their segments.
+	std::vector<idx_t> reads;
+	std::vector<vtx::ByteRange> segments;
 };
 
 //! The zone's columns as expression filters classify them without reading rows.
@@ -548,10 +552,14 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 		l.rows = zone.rows;
 		l.first_row = zone.first_row;
 		l.offset = 0;
+		// On a remote file, the zone's segments that lie close together are fetched in one request
+		// (below, once the columns to read are known) and read from memory.
+		vtx::PrefetchedSource prefetched(*source);
+		vtx::InputSource *reader = source->Remote() ? static_cast<vtx::InputSource *>(&prefetched) : source;
 		auto read = [&](idx_t id, const vtx::StreamSelection *selection, bool defer = false) {
 			auto chunk = g.pool->Get();
 			try {
-				vtx::ReadChunk(*source, meta, l.item.zone, bind.FileField(l.item.file, id), *chunk, selection, nullptr,
+				vtx::ReadChunk(*reader, meta, l.item.zone, bind.FileField(l.item.file, id), *chunk, selection, nullptr,
 				               defer);
 			} catch (vtx::FormatError &e) {
 				ThrowFileError(bind.files[l.item.file].path, e);
@@ -568,6 +576,7 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 			return false;
 		};
 		l.columns.assign(g.column_ids.size(), nullptr);
+		l.reads.clear();
 		for (idx_t c = 0; c < g.column_ids.size(); c++) {
 			auto id = g.column_ids[c];
 			if (id >= bind.fields.size() || bind.FileField(l.item.file, id) == kMissingField) {
@@ -582,6 +591,37 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 			if (!needed && !whole) {
 				continue; // only filtered on, and every row of the zone passes
 			}
+			l.reads.push_back(c);
+		}
+		if (source->Remote()) {
+			l.segments.clear();
+			for (auto c : l.reads) {
+				auto id = g.column_ids[c];
+				const bool whole = expressions_straddle && expression_reads(id);
+				vtx::ChunkSegments(meta, l.item.zone, bind.FileField(l.item.file, id),
+				                   whole ? nullptr : g.selections[c].get(), l.segments);
+			}
+			// The columns only an expression filter reads (below), where it straddles the zone.
+			for (idx_t k = 0; k < expressions; k++) {
+				if (expression_match[k] != vtx::compute::ZoneMatch::SOME) {
+					continue;
+				}
+				for (auto id : bind.expression_filters[k].columns) {
+					if (id < bind.fields.size() &&
+					    std::find(g.column_ids.begin(), g.column_ids.end(), id) == g.column_ids.end()) {
+						vtx::ChunkSegments(meta, l.item.zone, bind.FileField(l.item.file, id), nullptr, l.segments);
+					}
+				}
+			}
+			try {
+				prefetched.Fetch(l.segments);
+			} catch (vtx::FormatError &e) {
+				ThrowFileError(bind.files[l.item.file].path, e);
+			}
+		}
+		for (auto c : l.reads) {
+			auto id = g.column_ids[c];
+			const bool whole = expressions_straddle && expression_reads(id);
 			// Values handed to DuckDB are decoded a vector at a time as they are emitted (only the kept
 			// rows where a filter keeps few); values filtered on, by the filter a block at a time (or
 			// once per dictionary entry or run). A column both filtered on and emitted is read twice
