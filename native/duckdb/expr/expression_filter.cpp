@@ -696,10 +696,11 @@ void ExpressionFilterEvaluator::EntryTruth(ExpressionExecutor &executor, const L
                                            const vtx::DecodedColumn &c) {
 	const idx_t d = c.dictionary.size();
 	truth_.assign(d + 1, 0);
+	DataChunk chunk;
+	chunk.Initialize(Allocator::Get(context), {logical});
 	for (idx_t start = 0; start <= d; start += STANDARD_VECTOR_SIZE) {
 		const idx_t n = MinValue<idx_t>(STANDARD_VECTOR_SIZE, d + 1 - start);
-		DataChunk chunk;
-		chunk.Initialize(Allocator::Get(context), {logical}, n);
+		chunk.Reset();
 		auto &vec = chunk.data[0];
 		auto data = FlatVector::GetData<string_t>(vec);
 		for (idx_t i = 0; i < n; i++) {
@@ -707,7 +708,8 @@ void ExpressionFilterEvaluator::EntryTruth(ExpressionExecutor &executor, const L
 			if (e == d) {
 				FlatVector::SetNull(vec, i, true);
 			} else {
-				data[i] = StringVector::AddStringOrBlob(vec, c.dictionary[e].ptr, c.dictionary[e].len);
+				// The entries' bytes outlive the evaluation: referenced where they lie, not copied.
+				data[i] = string_t(c.dictionary[e].ptr, static_cast<uint32_t>(c.dictionary[e].len));
 			}
 		}
 		chunk.SetCardinality(n);
