@@ -929,7 +929,8 @@ TableFunction GetVortexScanFunction() {
 	tf.serialize = ScanSerialize;
 	tf.deserialize = ScanDeserialize;
 	// No supports_pushdown_type: filters on types the compute layer does not take (INTERVAL,
-	// TIME WITH TIME ZONE, UUID) and on file_row_number are evaluated by DuckDB in the scan.
+	// TIME WITH TIME ZONE, UUID) are evaluated by DuckDB in the scan; those on file_row_number by the
+	// scan itself, as row ranges (RowsKept).
 	tf.get_virtual_columns = ScanVirtualColumns;
 	// Late materialization (DuckDB's optimizer): a Top-N or LIMIT over a few rows reads the sort and
 	// filter columns first, then joins the other columns back by (file_index, file_row_number), whose
