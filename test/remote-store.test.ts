@@ -360,8 +360,11 @@ describe('faults on the simulated store', () => {
           expect(answer, `fault after ${after} GETs`).toEqual(old);
         }
       }
-      // Every GET the query makes fails it, where the fault is not silent.
-      if (label === 'a failed GET') expect(errors).toBe(counts.get);
+      // Every GET the query makes fails it, where the fault is not silent. A line whose external file
+      // cache widens a read to the next range it holds may make one GET fewer on a later run (see the
+      // counts above), and a fault armed past its last GET then never fires: the answer was checked.
+      if (label === 'a failed GET') expect(errors).toBeGreaterThanOrEqual(counts.get - 1);
+      if (label === 'a failed GET') expect(errors).toBeLessThanOrEqual(counts.get);
       else if (label !== 'a changed file (no ETag check)') expect(errors).toBeGreaterThan(0);
     },
   );
