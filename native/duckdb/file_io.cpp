@@ -24,7 +24,6 @@ FileSource::FileSource(ClientContext &context, const OpenFileInfo &file) : conte
 		caching_fs = make_uniq<CachingFileSystem>(fs, *context.db);
 		caching = caching_fs->OpenFile(QueryContext(context), file, flags);
 		handle = &caching->GetFileHandle();
-		version.known = true;
 		version.tag = caching->GetVersionTag();
 		version.last_modified = caching->GetLastModifiedTime();
 		if (!handle->OnDiskFile()) {
@@ -33,13 +32,9 @@ FileSource::FileSource(ClientContext &context, const OpenFileInfo &file) : conte
 	} else {
 		owned = fs.OpenFile(file, flags);
 		handle = owned.get();
-		try {
-			version.tag = fs.GetVersionTag(*handle);
-			version.last_modified = fs.GetLastModifiedTime(*handle);
-			version.known = true;
-		} catch (NotImplementedException &) {
-			version = FileVersion(); // a file system that says neither: validated by reading
-		}
+		// What the caching handle above asks of every file system, asked the same way.
+		version.tag = fs.GetVersionTag(*handle);
+		version.last_modified = fs.GetLastModifiedTime(*handle);
 	}
 	size = handle->GetFileSize();
 	remote = !handle->OnDiskFile();

@@ -14,9 +14,8 @@ namespace vortex {
 
 //! Which version of a file an open saw, as DuckDB's external file cache validates its entries:
 //! the ETag where the file system has one (httpfs, an object store's listing), else the
-//! last-modified time. Unknown where the file system says neither.
+//! last-modified time.
 struct FileVersion {
-	bool known = false;
 	std::string tag;
 	duckdb::timestamp_t last_modified;
 };

@@ -42,20 +42,12 @@ public:
 	//! younger time proves nothing; ExternalFileCache::IsValid is the rule this follows).
 	std::shared_ptr<const vtx::FileMetadata> FindUnchanged(const std::string &path, uint64_t size,
 	                                                       const FileVersion &now, size_t limit) {
-		if (!now.known) {
-			return nullptr;
-		}
 		std::lock_guard<std::mutex> guard(lock);
-		Trim(limit);
-		auto it = index.find(path);
-		if (it == index.end()) {
+		auto entry = Held(path, limit);
+		if (entry == lru.end() || entry->size != size) {
 			return nullptr;
 		}
-		auto entry = it->second;
 		const auto &was = entry->version;
-		if (entry->size != size || !was.known) {
-			return nullptr;
-		}
 		bool same;
 		if (!was.tag.empty() || !now.tag.empty()) {
 			same = was.tag == now.tag;
@@ -74,12 +66,10 @@ public:
 	std::shared_ptr<const vtx::FileMetadata> Find(const std::string &path, uint64_t size, const uint8_t *trailer,
 	                                              const FileVersion &now, size_t limit) {
 		std::lock_guard<std::mutex> guard(lock);
-		Trim(limit);
-		auto it = index.find(path);
-		if (it == index.end()) {
+		auto entry = Held(path, limit);
+		if (entry == lru.end()) {
 			return nullptr;
 		}
-		auto entry = it->second;
 		if (entry->size != size || std::memcmp(entry->trailer, trailer, vtx::kTrailerSize) != 0) {
 			Erase(entry); // another version of the file: this one is of no further use
 			return nullptr;
@@ -134,6 +124,12 @@ public:
 	}
 
 private:
+	//! The entry of `path` (lru.end() where none), once the cache is trimmed to `limit`. Holds `lock`.
+	std::list<Entry>::iterator Held(const std::string &path, size_t limit) {
+		Trim(limit);
+		auto it = index.find(path);
+		return it == index.end() ? lru.end() : it->second;
+	}
 	void Erase(std::list<Entry>::iterator entry) {
 		total -= entry->bytes;
 		index.erase(entry->path);

@@ -4,9 +4,17 @@ namespace vortex {
 
 using namespace duckdb;
 
+namespace {
+void CheckCacheSize(ClientContext &, SetScope, Value &parameter) {
+	if (!parameter.IsNull()) {
+		ParseCacheSize(parameter.ToString());
+	}
+}
+} // namespace
+
 const SettingSpec kSettings[] = {
-#define VORTEX_SETTING_ROW(id, name, type, default_value, master, ts_key, description)                          \
-	{Setting::id, name, LogicalTypeId::type, default_value, master, ts_key, description},
+#define VORTEX_SETTING_ROW(id, name, type, default_value, master, ts_key, check, description)                          \
+	{Setting::id, name, LogicalTypeId::type, default_value, master, ts_key, check, description},
     VORTEX_SETTINGS(VORTEX_SETTING_ROW)
 #undef VORTEX_SETTING_ROW
 };
@@ -47,16 +55,6 @@ size_t ParseCacheSize(const std::string &text) {
 }
 
 namespace {
-void CheckCacheSize(ClientContext &, SetScope, Value &parameter) {
-	if (!parameter.IsNull()) {
-		ParseCacheSize(parameter.ToString());
-	}
-}
-
-//! A setting whose values need more than its type's own check.
-set_option_callback_t ValidatorOf(Setting id) {
-	return id == Setting::METADATA_CACHE_SIZE ? CheckCacheSize : nullptr;
-}
 
 Value DefaultOf(const SettingSpec &spec) {
 	return Value(spec.default_value).DefaultCastAs(LogicalType(spec.type));
@@ -82,7 +80,7 @@ size_t MetadataCacheLimit(ClientContext &context) {
 void RegisterSettings(DBConfig &config) {
 	for (auto &spec : kSettings) {
 		config.AddExtensionOption(spec.name, spec.description, LogicalType(spec.type), DefaultOf(spec),
-		                          ValidatorOf(spec.id));
+		                          spec.check);
 	}
 }
 

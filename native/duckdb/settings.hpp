@@ -8,42 +8,43 @@ namespace vortex {
 // are written. RegisterSettings registers the rows, the addon exports them (test/catalog.test.ts
 // checks them against duckdb_settings() and src/catalog.ts), and code reads a setting by its id.
 // `master`: a feature under the master switch vortex_pushdown, read as false while that is off.
-//   X(id, name, type, default, master, ts_key, description)
-#define VORTEX_SETTINGS(X)                                                                                      \
-	X(PUSHDOWN, "vortex_pushdown", BOOLEAN, "true", false, "enabled",                                            \
-	  "Answer aggregates, filters and GROUP BY buckets over vortex_scan inside the reader (false: nothing "     \
-	  "clever is done, whatever the vortex_pushdown_* settings say)")                                           \
-	X(PUSHDOWN_COUNT, "vortex_pushdown_count", BOOLEAN, "true", true, "count",                                 \
-	  "Allow pushing count and count(*) into vortex_scan")                                                       \
-	X(PUSHDOWN_SUM, "vortex_pushdown_sum", BOOLEAN, "true", true, "sum", "Allow pushing sum into vortex_scan")  \
-	X(PUSHDOWN_AVG, "vortex_pushdown_avg", BOOLEAN, "true", true, "avg", "Allow pushing avg into vortex_scan")  \
-	X(PUSHDOWN_MIN, "vortex_pushdown_min", BOOLEAN, "true", true, "min", "Allow pushing min into vortex_scan")  \
-	X(PUSHDOWN_MAX, "vortex_pushdown_max", BOOLEAN, "true", true, "max", "Allow pushing max into vortex_scan")  \
-	X(PUSHDOWN_DISTINCT, "vortex_pushdown_distinct", BOOLEAN, "true", true, "distinct",                        \
-	  "Allow pushing count(DISTINCT x) into vortex_scan")                                                        \
-	X(PUSHDOWN_APPROX_DISTINCT, "vortex_pushdown_approx_distinct", BOOLEAN, "true", true, "approx_distinct",   \
-	  "Allow pushing approx_count_distinct into vortex_scan")                                                    \
-	X(PUSHDOWN_GROUPED, "vortex_pushdown_grouped", BOOLEAN, "true", true, "grouped",                           \
-	  "Allow answering GROUP BY aggregates inside vortex_scan")                                                  \
-	X(PUSHDOWN_ORDER, "vortex_pushdown_order", BOOLEAN, "true", true, "order",                                 \
-	  "Allow a pushed GROUP BY to emit its groups in the query's ORDER BY on its keys")                          \
-	X(PUSHDOWN_EXPRESSIONS, "vortex_pushdown_expressions", BOOLEAN, "true", true, "expressions",               \
-	  "Allow vortex_scan to evaluate filter expressions DuckDB would keep above it, and GROUP BY time buckets " \
-	  "and other monotone functions of a column")                                                                \
-	X(PUSHDOWN_SORTED_GROUPS, "vortex_pushdown_sorted_groups", BOOLEAN, "true", true, "sortedGroups",          \
-	  "Allow answering a GROUP BY with many groups inside vortex_scan where the files' zones are sorted by its " \
-	  "key")                                                                                                     \
-	X(PUSHDOWN_COST_BASED, "vortex_pushdown_cost_based", BOOLEAN, "true", true, "costBased",                   \
-	  "Push a strategy only where its estimated cost is below DuckDB's plain scan and operator (false: "        \
-	  "wherever the rules allow, to compare or test the pushed paths)")                                         \
-	X(EXACT_FLOAT_SUMS, "vortex_exact_float_sums", BOOLEAN, "true", false, "",                                  \
-	  "sum, avg, fsum and favg of a FLOAT or DOUBLE column of vortex_scan are the correctly rounded exact sum "  \
-	  "(or mean) in every plan, as pushed plans are (false: DuckDB's own summation where not pushed)")          \
-	X(METADATA_CACHE_SIZE, "vortex_metadata_cache_size", VARCHAR, "64MiB", false, "",                           \
-	  "Bytes of parsed .vtx footers kept in memory (like memory_limit: '64MiB', '1GB'; or bytes); least "       \
-	  "recently used evicted first, 0 disables")                                                                 \
-	X(SEGMENT_CACHE, "vortex_segment_cache", BOOLEAN, "true", false, "",                                        \
-	  "Keep decompressed .vtx segments that queries read more than once in memory for later queries (at most "  \
+// `check`: what validates a value beyond its type (defined in settings.cpp), or nullptr.
+//   X(id, name, type, default, master, ts_key, check, description)
+#define VORTEX_SETTINGS(X)                                                                                            \
+	X(PUSHDOWN, "vortex_pushdown", BOOLEAN, "true", false, "enabled", nullptr,                                        \
+	  "Answer aggregates, filters and GROUP BY buckets over vortex_scan inside the reader (false: nothing "           \
+	  "clever is done, whatever the vortex_pushdown_* settings say)")                                                 \
+	X(PUSHDOWN_COUNT, "vortex_pushdown_count", BOOLEAN, "true", true, "count", nullptr,                               \
+	  "Allow pushing count and count(*) into vortex_scan")                                                            \
+	X(PUSHDOWN_SUM, "vortex_pushdown_sum", BOOLEAN, "true", true, "sum", nullptr, "Allow pushing sum into vortex_scan") \
+	X(PUSHDOWN_AVG, "vortex_pushdown_avg", BOOLEAN, "true", true, "avg", nullptr, "Allow pushing avg into vortex_scan") \
+	X(PUSHDOWN_MIN, "vortex_pushdown_min", BOOLEAN, "true", true, "min", nullptr, "Allow pushing min into vortex_scan") \
+	X(PUSHDOWN_MAX, "vortex_pushdown_max", BOOLEAN, "true", true, "max", nullptr, "Allow pushing max into vortex_scan") \
+	X(PUSHDOWN_DISTINCT, "vortex_pushdown_distinct", BOOLEAN, "true", true, "distinct", nullptr,                      \
+	  "Allow pushing count(DISTINCT x) into vortex_scan")                                                             \
+	X(PUSHDOWN_APPROX_DISTINCT, "vortex_pushdown_approx_distinct", BOOLEAN, "true", true, "approx_distinct", nullptr, \
+	  "Allow pushing approx_count_distinct into vortex_scan")                                                         \
+	X(PUSHDOWN_GROUPED, "vortex_pushdown_grouped", BOOLEAN, "true", true, "grouped", nullptr,                         \
+	  "Allow answering GROUP BY aggregates inside vortex_scan")                                                       \
+	X(PUSHDOWN_ORDER, "vortex_pushdown_order", BOOLEAN, "true", true, "order", nullptr,                               \
+	  "Allow a pushed GROUP BY to emit its groups in the query's ORDER BY on its keys")                               \
+	X(PUSHDOWN_EXPRESSIONS, "vortex_pushdown_expressions", BOOLEAN, "true", true, "expressions", nullptr,             \
+	  "Allow vortex_scan to evaluate filter expressions DuckDB would keep above it, and GROUP BY time buckets "       \
+	  "and other monotone functions of a column")                                                                     \
+	X(PUSHDOWN_SORTED_GROUPS, "vortex_pushdown_sorted_groups", BOOLEAN, "true", true, "sortedGroups", nullptr,        \
+	  "Allow answering a GROUP BY with many groups inside vortex_scan where the files' zones are sorted by its "      \
+	  "key")                                                                                                          \
+	X(PUSHDOWN_COST_BASED, "vortex_pushdown_cost_based", BOOLEAN, "true", true, "costBased", nullptr,                 \
+	  "Push a strategy only where its estimated cost is below DuckDB's plain scan and operator (false: "              \
+	  "wherever the rules allow, to compare or test the pushed paths)")                                               \
+	X(EXACT_FLOAT_SUMS, "vortex_exact_float_sums", BOOLEAN, "true", false, "", nullptr,                               \
+	  "sum, avg, fsum and favg of a FLOAT or DOUBLE column of vortex_scan are the correctly rounded exact sum "       \
+	  "(or mean) in every plan, as pushed plans are (false: DuckDB's own summation where not pushed)")                \
+	X(METADATA_CACHE_SIZE, "vortex_metadata_cache_size", VARCHAR, "64MiB", false, "", CheckCacheSize,                 \
+	  "Bytes of parsed .vtx footers kept in memory (like memory_limit: '64MiB', '1GB'; or bytes); least "             \
+	  "recently used evicted first, 0 disables")                                                                      \
+	X(SEGMENT_CACHE, "vortex_segment_cache", BOOLEAN, "true", false, "", nullptr,                                     \
+	  "Keep decompressed .vtx segments that queries read more than once in memory for later queries (at most "        \
 	  "256 MiB, released a second after the last scan ends)")
 
 enum class Setting : uint8_t {
@@ -59,6 +60,7 @@ struct SettingSpec {
 	const char *default_value;
 	bool master; //! under the master switch vortex_pushdown
 	const char *ts_key;
+	duckdb::set_option_callback_t check;
 	const char *description;
 };
 

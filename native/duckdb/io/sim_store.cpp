@@ -308,8 +308,8 @@ private:
 		return handle.Cast<SimStoreHandle>();
 	}
 
-	static NotImplementedException ReadOnly(const string &path) {
-		return NotImplementedException("simstore: cannot write \"%s\": the simulated object store is read-only "
+	static PermissionException ReadOnly(const string &path) {
+		return PermissionException("simstore: cannot write \"%s\": the simulated object store is read-only "
 		                               "(write the local file, then read it through simstore://)",
 		                               path);
 	}
