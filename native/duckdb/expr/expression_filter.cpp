@@ -468,6 +468,7 @@ ExpressionFilterEvaluator::ExpressionFilterEvaluator(ClientContext &context, con
 		executors.push_back(make_uniq<ExpressionExecutor>(context, *f.expression));
 		bounds_.push_back(f.columns.size() == 1 && !f.has_predicate ? ZoneBounds::Plan(context, *f.expression) : nullptr);
 		kernels_.push_back(f.columns.size() == 1 && !f.has_predicate ? KernelFilter::Plan(*f.expression) : nullptr);
+		matchers_.push_back(f.columns.size() == 1 && !f.has_predicate ? StringMatchFilter::Plan(*f.expression) : nullptr);
 		null_truth_.push_back(-1);
 		parts_.emplace_back();
 		ors_.push_back(f.expression->GetExpressionType() == ExpressionType::CONJUNCTION_OR);
@@ -621,6 +622,10 @@ vtx::compute::ZoneMatch ExpressionFilterEvaluator::Evaluate(idx_t k, const std::
 			held += rows_[r];
 		}
 		return RowsMatch(held, rows, mask);
+	}
+	if (matchers_[k] && inputs.size() == 1 && inputs[0].decoded && StringMatchFilter::Applies(*inputs[0].decoded, rows)) {
+		rows_.resize(rows); // every byte written
+		return RowsMatch(matchers_[k]->Evaluate(*inputs[0].decoded, rows, mask.Kept(), rows_.data()), rows, mask);
 	}
 	if (kernels_[k] && inputs.size() == 1 && inputs[0].decoded && inputs[0].decoded->count == rows) {
 		rows_.resize(rows); // every byte written

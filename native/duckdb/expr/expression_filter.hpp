@@ -19,6 +19,7 @@
 #include "../../format/bytes.hpp"
 #include "../../format/file/metadata.hpp"
 #include "kernel_filter.hpp"
+#include "string_match_filter.hpp"
 #include "zone_bounds.hpp"
 #include "duckdb.hpp"
 #include "duckdb/common/serializer/deserializer.hpp"
@@ -147,6 +148,9 @@ private:
 	//! Per filter: where it compares a calendar field of its one column with constants, its
 	//! evaluation by native/compute's kernel (kernel_filter.hpp), else null.
 	std::vector<std::unique_ptr<KernelFilter>> kernels_;
+	//! Per filter: where it matches its one VARCHAR column against a constant pattern, its
+	//! evaluation by native/compute's matcher (string_match_filter.hpp), else null.
+	std::vector<std::unique_ptr<StringMatchFilter>> matchers_;
 	std::vector<int8_t> null_truth_;
 	std::vector<uint8_t> rows_;
 	std::vector<uint8_t> truth_;
