@@ -2,6 +2,7 @@
 
 #include "connection.hpp"
 #include "../compute/compact_float_sum.hpp"
+#include "../format/utf8.hpp"
 #include "../duckdb/duckdb_compat.hpp"
 #include "../duckdb/io/sim_store.hpp"
 
@@ -208,6 +209,15 @@ std::shared_ptr<vortex::SimStore> StoreOf(const Napi::CallbackInfo &info, const 
 	return store;
 }
 
+// validUtf8(buffer): the reader's UTF-8 check (format/utf8.hpp) on the buffer's bytes.
+Napi::Value ValidUtf8Hook(const Napi::CallbackInfo &info) {
+	if (info.Length() != 1 || !info[0].IsBuffer()) {
+		throw Napi::TypeError::New(info.Env(), "validUtf8(buffer)");
+	}
+	auto b = info[0].As<Napi::Buffer<uint8_t>>();
+	return Napi::Boolean::New(info.Env(), vtx::ValidUtf8(b.Data(), b.Length()));
+}
+
 // enableSimStore(connection, {latencyMs, bandwidthMBps}?): registers simstore:// URLs in the
 // connection's database (once; the options apply each time): local files served as an object store
 // serves them, latencyMs per request and bandwidthMBps (10^6 bytes a second) per stream, 0 (the
@@ -295,6 +305,7 @@ void AddTestHooks(Napi::Env env, Napi::Object exports) {
 	hooks.Set("holdRegistrationLists", Napi::Function::New(env, HoldRegistrationLists));
 	hooks.Set("heldRegistrationListsIntact", Napi::Function::New(env, HeldRegistrationListsIntact));
 	hooks.Set("compactFloatSum", Napi::Function::New(env, CompactFloatSumHook));
+	hooks.Set("validUtf8", Napi::Function::New(env, ValidUtf8Hook));
 	hooks.Set("enableSimStore", Napi::Function::New(env, EnableSimStoreHook));
 	hooks.Set("simStoreStats", Napi::Function::New(env, SimStoreStatsHook));
 	hooks.Set("resetSimStore", Napi::Function::New(env, ResetSimStoreHook));

@@ -32,6 +32,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <map>
 
 namespace vortex {
@@ -619,7 +620,20 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 				ThrowFileError(bind.files[l.item.file].path, e);
 			}
 		}
-		for (auto c : l.reads) {
+		l.filtered = straddles || expressions_straddle || !l.row_truth.empty();
+		// Whether column position c is read for a filter that straddles the zone.
+		auto filtered_on = [&](idx_t c) {
+			if (expressions_straddle && expression_reads(g.column_ids[c])) {
+				return true;
+			}
+			for (idx_t k = 0; straddles && k < g.column_filters.size(); k++) {
+				if (g.column_filters[k].position == c && l.matches[k] != vtx::compute::ZoneMatch::ALL) {
+					return true;
+				}
+			}
+			return false;
+		};
+		auto read_column = [&](idx_t c) {
 			auto id = g.column_ids[c];
 			const bool whole = expressions_straddle && expression_reads(id);
 			// Values handed to DuckDB are decoded a vector at a time as they are emitted (only the kept
@@ -627,8 +641,14 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 			// once per dictionary entry or run). A column both filtered on and emitted is read twice
 			// so, from its packed form, which costs less than a zone-sized decode when few rows pass.
 			l.columns[c] = read(id, whole ? nullptr : g.selections[c].get(), g.deferrable[c] && !whole);
+		};
+		// The columns the filters read come first: a zone none of whose rows pass never decodes the
+		// columns that are only projected (a long string column's segment is most of a zone's work).
+		for (auto c : l.reads) {
+			if (!l.filtered || filtered_on(c)) {
+				read_column(c);
+			}
 		}
-		l.filtered = straddles || expressions_straddle || !l.row_truth.empty();
 		if (!l.filtered) {
 			l.active = true;
 			return true;
@@ -671,9 +691,19 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 			empty = l.evaluator->Evaluate(k, inputs, l.rows, l.mask) == vtx::compute::ZoneMatch::NONE;
 		}
 		l.filter_columns.clear();
+		if (!empty) {
+			// Column filters write the mask without saying whether any row is left.
+			const uint8_t *kept = l.mask.Rows();
+			empty = std::memchr(kept, 1, l.rows) == nullptr;
+		}
 		if (empty) {
 			g.done++;
 			continue; // no row of the zone passes
+		}
+		for (auto c : l.reads) {
+			if (!l.columns[c]) {
+				read_column(c);
+			}
 		}
 		l.active = true;
 		return true;
