@@ -621,18 +621,6 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 			}
 		}
 		l.filtered = straddles || expressions_straddle || !l.row_truth.empty();
-		// Whether column position c is read for a filter that straddles the zone.
-		auto filtered_on = [&](idx_t c) {
-			if (expressions_straddle && expression_reads(g.column_ids[c])) {
-				return true;
-			}
-			for (idx_t k = 0; straddles && k < g.column_filters.size(); k++) {
-				if (g.column_filters[k].position == c && l.matches[k] != vtx::compute::ZoneMatch::ALL) {
-					return true;
-				}
-			}
-			return false;
-		};
 		auto read_column = [&](idx_t c) {
 			auto id = g.column_ids[c];
 			const bool whole = expressions_straddle && expression_reads(id);
@@ -642,28 +630,41 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 			// so, from its packed form, which costs less than a zone-sized decode when few rows pass.
 			l.columns[c] = read(id, whole ? nullptr : g.selections[c].get(), g.deferrable[c] && !whole);
 		};
-		// The columns the filters read come first: a zone none of whose rows pass never decodes the
-		// columns that are only projected (a long string column's segment is most of a zone's work).
-		for (auto c : l.reads) {
-			if (!l.filtered || filtered_on(c)) {
+		if (!l.filtered) {
+			for (auto c : l.reads) {
 				read_column(c);
 			}
-		}
-		if (!l.filtered) {
 			l.active = true;
 			return true;
 		}
+		// A column is decoded when a filter first needs it, and the projected-only ones once the
+		// filters are done: a zone whose rows all fail the filters on its integers never decodes
+		// its strings (a long string column's segment is most of a zone's work).
+		auto column = [&](idx_t c) -> vtx::DecodedColumn & {
+			if (!l.columns[c]) {
+				read_column(c);
+			}
+			return *l.columns[c];
+		};
+		auto none_left = [&]() {
+			return std::memchr(l.mask.Rows(), 1, l.rows) == nullptr;
+		};
 		l.mask.Begin(l.rows);
 		if (!l.row_truth.empty()) {
 			l.mask.AndRows(l.row_truth.data());
 		}
-		for (idx_t k = 0; straddles && k < g.column_filters.size(); k++) {
-			auto &cf = g.column_filters[k];
-			if (l.matches[k] != vtx::compute::ZoneMatch::ALL) {
-				l.mask.And(l.row_predicates[k], bind.fields[cf.field].type, *l.columns[cf.position]);
+		bool empty = false;
+		// Filters on fixed-width columns first, strings and nested values after, while rows are left.
+		for (const bool variable : {false, true}) {
+			for (idx_t k = 0; straddles && !empty && k < g.column_filters.size(); k++) {
+				auto &cf = g.column_filters[k];
+				auto &type = bind.fields[cf.field].type;
+				if (l.matches[k] != vtx::compute::ZoneMatch::ALL && (type.IsString() || type.IsNested()) == variable) {
+					l.mask.And(l.row_predicates[k], type, column(cf.position));
+					empty = none_left();
+				}
 			}
 		}
-		bool empty = false;
 		for (idx_t k = 0; k < expressions && !empty; k++) {
 			if (expression_match[k] != vtx::compute::ZoneMatch::SOME) {
 				continue;
@@ -674,14 +675,16 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 				in.logical = bind.ColumnType(id);
 				if (id < bind.fields.size()) {
 					auto at = std::find(g.column_ids.begin(), g.column_ids.end(), id);
-					std::shared_ptr<vtx::DecodedColumn> chunk =
-					    at != g.column_ids.end() ? l.columns[at - g.column_ids.begin()] : nullptr;
-					if (!chunk) {
+					const vtx::DecodedColumn *chunk = nullptr;
+					const auto position = static_cast<idx_t>(at - g.column_ids.begin());
+					if (at != g.column_ids.end() && std::find(l.reads.begin(), l.reads.end(), position) != l.reads.end()) {
+						chunk = &column(position);
+					} else {
 						auto &cached = l.filter_columns[id];
 						cached = read(id, nullptr);
-						chunk = cached;
+						chunk = cached.get();
 					}
-					in.decoded = chunk.get();
+					in.decoded = chunk;
 					in.type = bind.fields[id].type;
 				} else {
 					FileConstant(bind, id, l.item.file, in.constant);
@@ -691,10 +694,8 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 			empty = l.evaluator->Evaluate(k, inputs, l.rows, l.mask) == vtx::compute::ZoneMatch::NONE;
 		}
 		l.filter_columns.clear();
-		if (!empty) {
-			// Column filters write the mask without saying whether any row is left.
-			const uint8_t *kept = l.mask.Rows();
-			empty = std::memchr(kept, 1, l.rows) == nullptr;
+		if (!empty && expressions_straddle) {
+			empty = none_left();
 		}
 		if (empty) {
 			g.done++;
