@@ -1,10 +1,175 @@
 #include "aggregate_catalog.hpp"
 
+#include "../../compute/kernels.hpp"
+#include "../../compute/sorted_groups.hpp"
+#include "../sketches.hpp"
+#include "../type_mapping.hpp"
+#include "duckdb_semantics.hpp"
+#include "plan.hpp"
+
+#include <cmath>
+#include <limits>
+
 namespace vortex {
 
+using namespace duckdb;
+using vtx::compute::SortedAggregate;
+
+namespace {
+
+// Each aggregate's finalization, as DuckDB finalizes it (src/rules.ts says which rewrite of
+// Vortex's semantics each binding needs: onEmpty, skipNans, onNonFinite).
+
+void FinalizeRows(const PushedAggregate &, const Accumulated &in, Vector &out, idx_t row) {
+	StoreInteger(out, row, in.rows);
+}
+
+void FinalizeValues(const PushedAggregate &, const Accumulated &in, Vector &out, idx_t row) {
+	StoreInteger(out, row, in.values);
+}
+
+void FinalizeDistinct(const PushedAggregate &, const Accumulated &in, Vector &out, idx_t row) {
+	StoreInteger(out, row, in.state->distinct.Size());
+}
+
+void FinalizeSketch(const PushedAggregate &, const Accumulated &in, Vector &out, idx_t row) {
+	// DuckDB's own estimate over the same registers it would have built.
+	HyperLogLog hll;
+	MergeRegisters(hll, in.state->sketch);
+	StoreInteger(out, row, static_cast<int64_t>(hll.Count()));
+}
+
+//! Over no values Vortex says 0 (sum) or NaN (mean); DuckDB says NULL. True when there were none.
+bool FinishedEmpty(const PushedAggregate &a, const Accumulated &in, Vector &out, idx_t row) {
+	if (in.values != 0) {
+		return false;
+	}
+	if (a.empty_is_null) {
+		FlatVector::SetNull(out, row, true);
+	} else {
+		out.SetValue(row, Value::Numeric(a.result_type, 0));
+	}
+	return true;
+}
+
+//! A sum or mean over a whole state that is not a finite float: raises where it cannot be known,
+//! and is true (NaN written) where DuckDB's Kahan summation gives NaN.
+bool FinishedNonFinite(const PushedAggregate &a, const vtx::compute::AggregateState &s, Vector &out, idx_t row) {
+	if (s.sum_overflow) {
+		// Unreachable: wide sums are pushed only when SumBounded proved this cannot happen.
+		throw OutOfRangeException("Overflow in HUGEINT addition");
+	}
+	if (s.float_sum_unknown) {
+		// Unreachable: float sums are pushed only over files whose statistics hold exact sums.
+		throw InternalException("vortex: a pushed float sum met statistics without an exact sum");
+	}
+	vtx::compute::KernelOptions o;
+	o.skip_nans = a.skip_nans;
+	if (s.type.IsFloat() && a.non_finite_is_nan &&
+	    (s.nans || s.pos_inf || s.neg_inf || std::isinf(vtx::compute::FloatSum(s, o)))) {
+		// DuckDB's Kahan summation: an infinity makes its error term NaN, and the error term is
+		// added when partial sums are combined.
+		out.SetValue(row, Value::DOUBLE(std::numeric_limits<double>::quiet_NaN()));
+		return true;
+	}
+	return false;
+}
+
+//! sum or (`mean`) avg: a state's float sum, else the exact integer sum.
+void FinishSum(const PushedAggregate &a, const Accumulated &in, bool mean, Vector &out, idx_t row) {
+	if (FinishedEmpty(a, in, out, row) || (in.state && FinishedNonFinite(a, *in.state, out, row))) {
+		return;
+	}
+	if (in.state && in.state->type.IsFloat()) {
+		vtx::compute::KernelOptions o;
+		o.skip_nans = a.skip_nans;
+		if (mean) {
+			out.SetValue(row, Value::DOUBLE(vtx::compute::FloatMean(*in.state, o)));
+		} else {
+			out.SetValue(row, Value::DOUBLE(vtx::compute::FloatSum(*in.state, o)).DefaultCastAs(a.result_type));
+		}
+		return;
+	}
+	if (mean) {
+		StoreDouble(out, row, DuckDBIntegerAverage(in.integer, in.values, a.bound_type));
+	} else {
+		StoreIntegerSum(out, row, in.integer);
+	}
+}
+
+void FinalizeSum(const PushedAggregate &a, const Accumulated &in, Vector &out, idx_t row) {
+	FinishSum(a, in, false, out, row);
+}
+
+void FinalizeAvg(const PushedAggregate &a, const Accumulated &in, Vector &out, idx_t row) {
+	FinishSum(a, in, true, out, row);
+}
+
+//! min or max: a state's raw extreme bytes of the column's type, or sorted runs' integer of the
+//! result type.
+void FinishExtreme(const PushedAggregate &a, const Accumulated &in, bool min, Vector &out, idx_t row) {
+	if (FinishedEmpty(a, in, out, row)) {
+		return;
+	}
+	if (!in.state) {
+		StoreInteger(out, row, in.integer);
+		return;
+	}
+	if (!in.state->has_minmax) {
+		FlatVector::SetNull(out, row, true);
+		return;
+	}
+	auto v = RawToValue(*in.stored, min ? in.state->min : in.state->max);
+	out.SetValue(row, v.type() == a.result_type ? v : v.DefaultCastAs(a.result_type));
+}
+
+void FinalizeMin(const PushedAggregate &a, const Accumulated &in, Vector &out, idx_t row) {
+	FinishExtreme(a, in, true, out, row);
+}
+
+void FinalizeMax(const PushedAggregate &a, const Accumulated &in, Vector &out, idx_t row) {
+	FinishExtreme(a, in, false, out, row);
+}
+
+// What sorted runs keep for each aggregate they answer, where their result is DuckDB's type.
+
+bool RunsOfRows(const PushedAggregate &a, SortedAggregate &kept) {
+	kept = SortedAggregate::COUNT_STAR;
+	return a.result_type == LogicalType::BIGINT;
+}
+
+bool RunsOfValues(const PushedAggregate &a, SortedAggregate &kept) {
+	kept = SortedAggregate::COUNT;
+	return a.result_type == LogicalType::BIGINT;
+}
+
+bool RunsOfSum(const PushedAggregate &a, SortedAggregate &kept) {
+	kept = SortedAggregate::SUM;
+	return a.result_type.InternalType() == PhysicalType::INT128;
+}
+
+bool RunsOfAvg(const PushedAggregate &a, SortedAggregate &kept) {
+	kept = SortedAggregate::SUM; // finished from its sum and count as DuckDB does
+	return a.result_type == LogicalType::DOUBLE;
+}
+
+bool RunsOfMin(const PushedAggregate &a, SortedAggregate &kept) {
+	kept = SortedAggregate::MIN;
+	return a.result_type == a.bound_type;
+}
+
+bool RunsOfMax(const PushedAggregate &a, SortedAggregate &kept) {
+	kept = SortedAggregate::MAX;
+	return a.result_type == a.bound_type;
+}
+
+} // namespace
+
 constexpr AggregateSpec kAggregates[] = {
-    {AggregateKind::COUNT_STAR, {"count_star"}, false, nullptr, Setting::PUSHDOWN_COUNT, nullptr, "count_star", kNeedsCounts},
-    {AggregateKind::COUNT, {"count"}, false, nullptr, Setting::PUSHDOWN_COUNT, nullptr, "count", kNeedsCounts},
+    {AggregateKind::COUNT_STAR, {"count_star"}, false, nullptr, Setting::PUSHDOWN_COUNT, nullptr, "count_star",
+     kNeedsCounts, RunsOfRows, FinalizeRows},
+    {AggregateKind::COUNT, {"count"}, false, nullptr, Setting::PUSHDOWN_COUNT, nullptr, "count", kNeedsCounts,
+     RunsOfValues, FinalizeValues},
     {AggregateKind::SUM,
      {"sum", "sum_no_overflow", "fsum", "kahan_sum", "sumkahan"},
      false,
@@ -12,14 +177,20 @@ constexpr AggregateSpec kAggregates[] = {
      Setting::PUSHDOWN_SUM,
      nullptr,
      "sum",
-     kNeedsSum},
-    {AggregateKind::AVG, {"avg", "favg"}, false, nullptr, Setting::PUSHDOWN_AVG, nullptr, "avg", kNeedsSum},
-    {AggregateKind::MIN, {"min"}, false, nullptr, Setting::PUSHDOWN_MIN, nullptr, "min", kNeedsMinMax},
-    {AggregateKind::MAX, {"max"}, false, nullptr, Setting::PUSHDOWN_MAX, nullptr, "max", kNeedsMinMax},
-    {AggregateKind::COUNT_DISTINCT, {"count"}, true, "count_distinct", Setting::PUSHDOWN_DISTINCT,
-     nullptr, "count_distinct", kNeedsDistinct},
+     kNeedsSum,
+     RunsOfSum,
+     FinalizeSum},
+    {AggregateKind::AVG, {"avg", "favg"}, false, nullptr, Setting::PUSHDOWN_AVG, nullptr, "avg", kNeedsSum, RunsOfAvg,
+     FinalizeAvg},
+    {AggregateKind::MIN, {"min"}, false, nullptr, Setting::PUSHDOWN_MIN, nullptr, "min", kNeedsMinMax, RunsOfMin,
+     FinalizeMin},
+    {AggregateKind::MAX, {"max"}, false, nullptr, Setting::PUSHDOWN_MAX, nullptr, "max", kNeedsMinMax, RunsOfMax,
+     FinalizeMax},
+    {AggregateKind::COUNT_DISTINCT, {"count"}, true, "count_distinct", Setting::PUSHDOWN_DISTINCT, nullptr,
+     "count_distinct", kNeedsDistinct, nullptr, FinalizeDistinct},
     {AggregateKind::APPROX_DISTINCT, {"approx_count_distinct"}, false, nullptr, Setting::PUSHDOWN_APPROX_DISTINCT,
-     "zone sketches are merged for the whole column", "approx_count_distinct", kNeedsSketch},
+     "zone sketches are merged for the whole column", "approx_count_distinct", kNeedsSketch, nullptr,
+     FinalizeSketch},
 };
 const size_t kAggregateCount = sizeof(kAggregates) / sizeof(kAggregates[0]);
 

@@ -52,34 +52,44 @@ bool SupportsIntegerSumResult(const LogicalType &t) {
 	}
 }
 
-Value IntegerSumValue(vtx::int128 sum, const LogicalType &t) {
-	switch (t.id()) {
-	case LogicalTypeId::HUGEINT:
-		return Value::HUGEINT(ToHugeint(sum));
-	case LogicalTypeId::BIGINT:
+void StoreIntegerSum(Vector &out, idx_t row, vtx::int128 sum) {
+	auto &t = out.GetType();
+	const bool wide = t.InternalType() == PhysicalType::INT128;
+	if (t.id() == LogicalTypeId::HUGEINT || (t.id() == LogicalTypeId::DECIMAL && wide)) {
+		FlatVector::GetData<hugeint_t>(out)[row] = ToHugeint(sum);
+		return;
+	}
+	if (t.id() == LogicalTypeId::BIGINT ||
+	    (t.id() == LogicalTypeId::DECIMAL && t.InternalType() == PhysicalType::INT64)) {
 		if (sum < NumericLimits<int64_t>::Minimum() || sum > NumericLimits<int64_t>::Maximum()) {
 			throw OutOfRangeException("Overflow in sum");
 		}
-		return Value::BIGINT(static_cast<int64_t>(sum));
-	case LogicalTypeId::DECIMAL: {
-		auto w = DecimalType::GetWidth(t), s = DecimalType::GetScale(t);
-		switch (t.InternalType()) {
-		case PhysicalType::INT128:
-			return Value::DECIMAL(ToHugeint(sum), w, s);
-		case PhysicalType::INT64:
-			if (sum < NumericLimits<int64_t>::Minimum() || sum > NumericLimits<int64_t>::Maximum()) {
-				throw OutOfRangeException("Overflow in sum");
-			}
-			return Value::DECIMAL(static_cast<int64_t>(sum), w, s);
-		default:
-			break;
-		}
-		break;
-	}
-	default:
-		break;
+		FlatVector::GetData<int64_t>(out)[row] = static_cast<int64_t>(sum);
+		return;
 	}
 	throw InternalException("vortex: unsupported sum result type %s", t.ToString());
+}
+
+void StoreInteger(Vector &out, idx_t row, vtx::int128 v) {
+	switch (out.GetType().InternalType()) {
+	case PhysicalType::INT8: FlatVector::GetData<int8_t>(out)[row] = static_cast<int8_t>(v); break;
+	case PhysicalType::INT16: FlatVector::GetData<int16_t>(out)[row] = static_cast<int16_t>(v); break;
+	case PhysicalType::INT32: FlatVector::GetData<int32_t>(out)[row] = static_cast<int32_t>(v); break;
+	case PhysicalType::INT64: FlatVector::GetData<int64_t>(out)[row] = static_cast<int64_t>(v); break;
+	case PhysicalType::UINT8: FlatVector::GetData<uint8_t>(out)[row] = static_cast<uint8_t>(v); break;
+	case PhysicalType::UINT16: FlatVector::GetData<uint16_t>(out)[row] = static_cast<uint16_t>(v); break;
+	case PhysicalType::UINT32: FlatVector::GetData<uint32_t>(out)[row] = static_cast<uint32_t>(v); break;
+	case PhysicalType::UINT64: FlatVector::GetData<uint64_t>(out)[row] = static_cast<uint64_t>(v); break;
+	case PhysicalType::INT128: FlatVector::GetData<hugeint_t>(out)[row] = ToHugeint(v); break;
+	default: throw InternalException("vortex: an integer into a %s vector", out.GetType().ToString());
+	}
+}
+
+void StoreDouble(Vector &out, idx_t row, double v) {
+	if (out.GetType().InternalType() != PhysicalType::DOUBLE) {
+		throw InternalException("vortex: a double into a %s vector", out.GetType().ToString());
+	}
+	FlatVector::GetData<double>(out)[row] = v;
 }
 
 } // namespace vortex

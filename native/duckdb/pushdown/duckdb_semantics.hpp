@@ -9,10 +9,16 @@ namespace vortex {
 
 //! avg over integers or decimals, given DuckDB's bound argument type.
 double DuckDBIntegerAverage(vtx::int128 sum, uint64_t count, const duckdb::LogicalType &bound_type);
-//! An exact integer sum as a value of the aggregate's result type (HUGEINT, DECIMAL(38,s), ...).
-duckdb::Value IntegerSumValue(vtx::int128 sum, const duckdb::LogicalType &result_type);
-//! Whether IntegerSumValue can produce this result type.
+//! An exact integer sum into row `row` of a vector of the aggregate's result type (HUGEINT,
+//! DECIMAL(38,s), ...), raising DuckDB's error where it does not fit.
+void StoreIntegerSum(duckdb::Vector &out, duckdb::idx_t row, vtx::int128 sum);
+//! Whether StoreIntegerSum can write this result type.
 bool SupportsIntegerSumResult(const duckdb::LogicalType &result_type);
+//! A 128-bit value into row `row` of a flat vector of an integer physical type (unchecked: the
+//! value is known to fit).
+void StoreInteger(duckdb::Vector &out, duckdb::idx_t row, vtx::int128 v);
+//! A double into row `row` of a flat DOUBLE vector.
+void StoreDouble(duckdb::Vector &out, duckdb::idx_t row, double v);
 //! DuckDB's hugeint -> floating conversion (exact formula, including its rounding).
 long double HugeintToLongDouble(vtx::int128 v);
 

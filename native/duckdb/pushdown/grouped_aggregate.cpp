@@ -558,25 +558,35 @@ unique_ptr<LocalTableFunctionState> GroupedInitLocal(ExecutionContext &context, 
 void BuildRows(ClientContext &context, const GroupedBindData &bind, GroupedGlobalState &g) {
 	auto &groups = g.groups.Groups();
 	auto key_values = KeyValues(context, bind, groups);
-	for (idx_t gi = 0; gi < groups.size(); gi++) {
-		auto &group = groups[gi];
-		vector<Value> all;
-		for (idx_t k = 0; k < bind.keys.size(); k++) {
-			all.push_back(key_values[k][gi]);
-		}
+	// Finalized a vector of groups at a time, then taken apart into rows (which may yet be sorted).
+	for (idx_t begin = 0; begin < groups.size(); begin += STANDARD_VECTOR_SIZE) {
+		const idx_t end = MinValue<idx_t>(groups.size(), begin + STANDARD_VECTOR_SIZE);
+		vector<Vector> finished;
 		for (auto &a : bind.aggregates) {
-			if (a.kind == AggregateKind::COUNT_STAR) {
-				all.push_back(FinalizePushed(a, nullptr, group.rows, LogicalType::BIGINT));
-			} else {
-				all.push_back(FinalizePushed(a, &group.values[g.values.slot.at(a.field)], group.rows,
-				                             bind.field_types[a.field]));
+			finished.emplace_back(a.result_type);
+			const bool star = a.kind == AggregateKind::COUNT_STAR;
+			for (idx_t gi = begin; gi < end; gi++) {
+				auto &group = groups[gi];
+				SpecOf(a.kind).finalize(a,
+				                        AccumulatedOf(a, star ? nullptr : &group.values[g.values.slot.at(a.field)],
+				                                      group.rows, star ? nullptr : &bind.field_types[a.field]),
+				                        finished.back(), gi - begin);
 			}
 		}
-		vector<Value> row;
-		for (auto id : g.column_ids) {
-			row.push_back(id < all.size() ? all[id] : Value());
+		for (idx_t gi = begin; gi < end; gi++) {
+			vector<Value> all;
+			for (idx_t k = 0; k < bind.keys.size(); k++) {
+				all.push_back(key_values[k][gi]);
+			}
+			for (auto &column : finished) {
+				all.push_back(column.GetValue(gi - begin));
+			}
+			vector<Value> row;
+			for (auto id : g.column_ids) {
+				row.push_back(id < all.size() ? all[id] : Value());
+			}
+			g.rows.push_back(std::move(row));
 		}
-		g.rows.push_back(std::move(row));
 	}
 	SortRows(g.rows, bind.order);
 }

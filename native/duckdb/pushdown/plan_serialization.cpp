@@ -110,7 +110,7 @@ std::vector<PushedAggregate> DeserializeAggregates(Deserializer &d, field_id_t i
 		list.ReadObject([&](Deserializer &obj) {
 			PushedAggregate a;
 			auto kind = obj.ReadProperty<uint8_t>(1, "kind");
-			if (kind > static_cast<uint8_t>(AggregateKind::APPROX_DISTINCT)) {
+			if (kind >= kAggregateCount) {
 				throw SerializationException("vortex: a serialized plan has an unknown pushed aggregate");
 			}
 			a.kind = static_cast<AggregateKind>(kind);

@@ -4,7 +4,6 @@
 #include "../../compute/selection.hpp"
 #include "../../compute/zone_mask.hpp"
 #include "../../format/file/reader.hpp"
-#include "duckdb_semantics.hpp"
 #include "../sketches.hpp"
 #include "plan_serialization.hpp"
 #include "verified_summaries.hpp"
@@ -16,8 +15,6 @@
 #include "duckdb/execution/partition_info.hpp"
 
 #include <atomic>
-#include <cmath>
-#include <limits>
 #include <map>
 #include <mutex>
 
@@ -356,69 +353,6 @@ void Accumulate(ClientContext &context, const PushedBindData &bind, PushedGlobal
 	    std::max<idx_t>(1, std::min<idx_t>(straddling.size(), TaskScheduler::GetScheduler(context).NumberOfThreads()));
 }
 
-Value Finalize(const PushedAggregate &a, const AggregateState *s, uint64_t rows, const LogicalType &field_type) {
-	KernelOptions o;
-	o.skip_nans = a.skip_nans;
-	if (a.kind == AggregateKind::COUNT_STAR) {
-		return Value::BIGINT(static_cast<int64_t>(rows));
-	}
-	const uint64_t values = vtx::compute::CountValues(*s, o);
-	if (a.kind == AggregateKind::COUNT) {
-		return Value::BIGINT(static_cast<int64_t>(values));
-	}
-	if (a.kind == AggregateKind::COUNT_DISTINCT) {
-		return Value::BIGINT(static_cast<int64_t>(s->distinct.Size()));
-	}
-	if (a.kind == AggregateKind::APPROX_DISTINCT) {
-		// DuckDB's own estimate over the same registers it would have built.
-		HyperLogLog hll;
-		MergeRegisters(hll, s->sketch);
-		return Value::BIGINT(static_cast<int64_t>(hll.Count()));
-	}
-	if (values == 0) {
-		// Vortex says 0 (sum) or NaN (mean) here; DuckDB says NULL.
-		return a.empty_is_null ? Value(a.result_type) : Value::Numeric(a.result_type, 0);
-	}
-	const bool is_float = s->type.IsFloat();
-	if (s->sum_overflow && (a.kind == AggregateKind::SUM || a.kind == AggregateKind::AVG)) {
-		// Unreachable: wide sums are pushed only when SumBounded proved this cannot happen.
-		throw OutOfRangeException("Overflow in HUGEINT addition");
-	}
-	if (s->float_sum_unknown && (a.kind == AggregateKind::SUM || a.kind == AggregateKind::AVG)) {
-		// Unreachable: float sums are pushed only over files whose statistics hold exact sums.
-		throw InternalException("vortex: a pushed float sum met statistics without an exact sum");
-	}
-	if (is_float && a.non_finite_is_nan && (a.kind == AggregateKind::SUM || a.kind == AggregateKind::AVG) &&
-	    (s->nans || s->pos_inf || s->neg_inf || std::isinf(vtx::compute::FloatSum(*s, o)))) {
-		// DuckDB's Kahan summation: an infinity makes its error term NaN, and the error term is
-		// added when partial sums are combined.
-		return Value::DOUBLE(std::numeric_limits<double>::quiet_NaN());
-	}
-	switch (a.kind) {
-	case AggregateKind::SUM:
-		if (is_float) {
-			return Value::DOUBLE(vtx::compute::FloatSum(*s, o)).DefaultCastAs(a.result_type);
-		}
-		return IntegerSumValue(s->int_sum, a.result_type);
-	case AggregateKind::AVG:
-		if (is_float) {
-			return Value::DOUBLE(vtx::compute::FloatMean(*s, o));
-		}
-		return Value::DOUBLE(DuckDBIntegerAverage(s->int_sum, values, a.bound_type));
-	case AggregateKind::MIN:
-	case AggregateKind::MAX: {
-		if (!s->has_minmax) {
-			return Value(a.result_type);
-		}
-		auto v = RawToValue(field_type, a.kind == AggregateKind::MIN ? s->min : s->max);
-		return v.type() == a.result_type ? v : v.DefaultCastAs(a.result_type);
-	}
-	default:
-		break;
-	}
-	throw InternalException("vortex: unexpected pushed aggregate");
-}
-
 unique_ptr<GlobalTableFunctionState> PushedInit(ClientContext &context, TableFunctionInitInput &input) {
 	auto &bind = input.bind_data->Cast<PushedBindData>();
 	auto g = make_uniq<PushedGlobalState>();
@@ -476,10 +410,12 @@ void PushedScan(ClientContext &, TableFunctionInput &data, DataChunk &output) {
 	g.emitted = true;
 	vector<Value> all;
 	for (auto &a : bind.aggregates) {
-		auto it = g.acc.states.find(a.field);
-		const AggregateState *s = a.kind == AggregateKind::COUNT_STAR ? nullptr : &it->second;
-		all.push_back(Finalize(a, s, g.acc.rows,
-		                       a.kind == AggregateKind::COUNT_STAR ? LogicalType::BIGINT : bind.FieldLogicalType(a.field)));
+		const bool star = a.kind == AggregateKind::COUNT_STAR;
+		Vector finished(a.result_type, 1);
+		SpecOf(a.kind).finalize(a, AccumulatedOf(a, star ? nullptr : &g.acc.states.at(a.field), g.acc.rows,
+		                                         star ? nullptr : &bind.FieldLogicalType(a.field)),
+		                        finished, 0);
+		all.push_back(finished.GetValue(0));
 	}
 	for (idx_t c = 0; c < g.column_ids.size(); c++) {
 		output.SetValue(c, 0, g.column_ids[c] < all.size() ? all[g.column_ids[c]] : Value());
@@ -545,8 +481,18 @@ std::string FiltersText(const std::vector<PushedFilter> &filters, const std::vec
 	return text;
 }
 
-Value FinalizePushed(const PushedAggregate &a, const AggregateState *s, uint64_t rows, const LogicalType &field_type) {
-	return Finalize(a, s, rows, field_type);
+Accumulated AccumulatedOf(const PushedAggregate &a, const AggregateState *s, uint64_t rows, const LogicalType *stored) {
+	Accumulated in;
+	in.rows = rows;
+	in.state = s;
+	in.stored = stored;
+	if (s) {
+		KernelOptions o;
+		o.skip_nans = a.skip_nans;
+		in.values = vtx::compute::CountValues(*s, o);
+		in.integer = s->int_sum;
+	}
+	return in;
 }
 
 namespace {

@@ -54,9 +54,9 @@ duckdb::TableFunction GetPushedAggregateFunction();
 std::string FiltersText(const std::vector<PushedFilter> &filters, const std::vector<ExpressionFilter> &expressions,
                         const std::vector<std::string> &file_filters);
 
-//! DuckDB's value of aggregate `a` over what `s` accumulated (`rows` rows in all; `s` is null
-//! for count_star), rewritten from Vortex's semantics as src/rules.ts says.
-duckdb::Value FinalizePushed(const PushedAggregate &a, const vtx::compute::AggregateState *s, uint64_t rows,
-                             const duckdb::LogicalType &field_type);
+//! What `s` accumulated for aggregate `a` over `rows` rows (of a column of type `stored`), as its
+//! row's finalize reads it; `s` and `stored` are null for count_star.
+Accumulated AccumulatedOf(const PushedAggregate &a, const vtx::compute::AggregateState *s, uint64_t rows,
+                          const duckdb::LogicalType *stored);
 
 } // namespace vortex

@@ -54,32 +54,25 @@ bool IntegerPhysical(PhysicalType t) {
 
 //! What a pushed aggregate becomes over runs; false where it cannot be computed exactly there:
 //! values other than integers and DECIMALs of at most 18 digits (a DECIMAL as DuckDB bound it,
-//! unrescaled), results of another physical type than DuckDB's.
-bool SpecOf(const GroupedBindData &bind, const PushedAggregate &a, SortedAggregate &kind) {
-	if (a.kind == AggregateKind::COUNT_STAR) {
-		kind = SortedAggregate::COUNT_STAR;
-		return a.result_type == LogicalType::BIGINT;
-	}
-	if (a.field >= bind.fields.size()) {
+//! unrescaled), aggregates the runs do not keep, results of another type than DuckDB's.
+bool RunsOf(const GroupedBindData &bind, const PushedAggregate &a, SortedAggregate &kind) {
+	const auto runs = SpecOf(a.kind).runs;
+	if (!runs) {
 		return false;
 	}
-	IntegerLayout layout;
-	auto &stored = bind.field_types[a.field];
-	const bool decimal = stored.id() == LogicalTypeId::DECIMAL && stored.InternalType() != PhysicalType::INT128;
-	if (!LayoutOf(bind.fields[a.field].type, layout) || !(IsPlainInteger(stored) || decimal) ||
-	    (decimal ? a.bound_type != stored : !IsPlainInteger(a.bound_type))) {
-		return false;
+	if (a.kind != AggregateKind::COUNT_STAR) {
+		if (a.field >= bind.fields.size()) {
+			return false;
+		}
+		IntegerLayout layout;
+		auto &stored = bind.field_types[a.field];
+		const bool decimal = stored.id() == LogicalTypeId::DECIMAL && stored.InternalType() != PhysicalType::INT128;
+		if (!LayoutOf(bind.fields[a.field].type, layout) || !(IsPlainInteger(stored) || decimal) ||
+		    (decimal ? a.bound_type != stored : !IsPlainInteger(a.bound_type))) {
+			return false;
+		}
 	}
-	switch (a.kind) {
-	case AggregateKind::COUNT: kind = SortedAggregate::COUNT; return a.result_type == LogicalType::BIGINT;
-	case AggregateKind::SUM: kind = SortedAggregate::SUM; return a.result_type.InternalType() == PhysicalType::INT128;
-	case AggregateKind::AVG: kind = SortedAggregate::SUM; return a.result_type == LogicalType::DOUBLE; // sum / count
-	case AggregateKind::MIN:
-	case AggregateKind::MAX:
-		kind = a.kind == AggregateKind::MIN ? SortedAggregate::MIN : SortedAggregate::MAX;
-		return a.result_type == a.bound_type;
-	default: return false;
-	}
+	return runs(a, kind);
 }
 
 struct SortedWork {
@@ -97,7 +90,6 @@ struct SortedGlobalState : public GlobalTableFunctionState {
 	std::vector<IntegerLayout> values;
 	std::vector<idx_t> value_fields;
 	std::vector<vtx::compute::SortedAggregateSpec> specs;
-	std::vector<bool> average; //! per aggregate: avg, finished from its sum and count as DuckDB does
 	vector<column_t> column_ids;
 	std::vector<PlannedFile> files;
 	std::vector<SortedWork> work;
@@ -184,22 +176,6 @@ void GroupZone(const GroupedBindData &bind, SortedGlobalState &g, SortedLocalSta
 	l.end = n > 1 ? n - 1 : 1;
 }
 
-//! A 128-bit value into row `row` of a flat vector of an integer physical type.
-void StoreInteger(Vector &vec, idx_t row, __int128 v) {
-	switch (vec.GetType().InternalType()) {
-	case PhysicalType::INT8: FlatVector::GetData<int8_t>(vec)[row] = static_cast<int8_t>(v); break;
-	case PhysicalType::INT16: FlatVector::GetData<int16_t>(vec)[row] = static_cast<int16_t>(v); break;
-	case PhysicalType::INT32: FlatVector::GetData<int32_t>(vec)[row] = static_cast<int32_t>(v); break;
-	case PhysicalType::INT64: FlatVector::GetData<int64_t>(vec)[row] = static_cast<int64_t>(v); break;
-	case PhysicalType::UINT8: FlatVector::GetData<uint8_t>(vec)[row] = static_cast<uint8_t>(v); break;
-	case PhysicalType::UINT16: FlatVector::GetData<uint16_t>(vec)[row] = static_cast<uint16_t>(v); break;
-	case PhysicalType::UINT32: FlatVector::GetData<uint32_t>(vec)[row] = static_cast<uint32_t>(v); break;
-	case PhysicalType::UINT64: FlatVector::GetData<uint64_t>(vec)[row] = static_cast<uint64_t>(v); break;
-	case PhysicalType::INT128: FlatVector::GetData<hugeint_t>(vec)[row] = ToHugeint(v); break;
-	default: throw InternalException("vortex: a sorted group's value into a %s vector", vec.GetType().ToString());
-	}
-}
-
 //! Groups [begin, end) of `groups` as rows of `output`: its columns are g.column_ids, each the
 //! key (0) or an aggregate (1 + its index).
 void Emit(const GroupedBindData &bind, const SortedGlobalState &g, SortedLocalState &l, const SortedGroups &groups,
@@ -227,23 +203,17 @@ void Emit(const GroupedBindData &bind, const SortedGlobalState &g, SortedLocalSt
 			ConstantVector::SetNull(vec, true);
 			continue;
 		}
-		const auto a = id - 1;
-		auto &validity = FlatVector::Validity(vec);
+		auto &aggregate = bind.aggregates[id - 1];
+		const auto finalize = SpecOf(aggregate.kind).finalize;
+		auto &acc = groups.acc[id - 1];
+		auto &counts = groups.counts[id - 1];
+		Accumulated in;
 		for (idx_t i = 0; i < n; i++) {
 			const size_t gi = begin + i;
-			switch (g.specs[a].kind) {
-			case SortedAggregate::COUNT_STAR: StoreInteger(vec, i, groups.rows[gi]); break;
-			case SortedAggregate::COUNT: StoreInteger(vec, i, groups.counts[a][gi]); break;
-			default:
-				if (groups.counts[a][gi] == 0) {
-					validity.SetInvalid(i);
-				} else if (g.average[a]) {
-					FlatVector::GetData<double>(vec)[i] =
-					    DuckDBIntegerAverage(groups.acc[a][gi], groups.counts[a][gi], bind.aggregates[a].bound_type);
-				} else {
-					StoreInteger(vec, i, groups.acc[a][gi]);
-				}
-			}
+			in.rows = groups.rows[gi];
+			in.values = counts[gi];
+			in.integer = acc[gi];
+			finalize(aggregate, in, vec, i);
 		}
 	}
 	output.SetCardinality(n);
@@ -260,7 +230,7 @@ bool SortedKeyZones(const GroupedBindData &bind) {
 	}
 	for (auto &a : bind.aggregates) {
 		SortedAggregate kind;
-		if (!SpecOf(bind, a, kind)) {
+		if (!RunsOf(bind, a, kind)) {
 			return false;
 		}
 	}
@@ -296,7 +266,7 @@ unique_ptr<GlobalTableFunctionState> SortedGroupsInit(ClientContext &context, Ta
 	std::map<idx_t, size_t> slot;
 	for (auto &a : bind.aggregates) {
 		vtx::compute::SortedAggregateSpec spec;
-		if (!SpecOf(bind, a, spec.kind)) {
+		if (!RunsOf(bind, a, spec.kind)) {
 			throw InternalException("vortex: a sorted grouped scan planned with %s", a.display);
 		}
 		if (spec.kind != SortedAggregate::COUNT_STAR) {
@@ -311,7 +281,6 @@ unique_ptr<GlobalTableFunctionState> SortedGroupsInit(ClientContext &context, Ta
 			spec.value = it->second;
 		}
 		g->specs.push_back(spec);
-		g->average.push_back(a.kind == AggregateKind::AVG);
 	}
 	g->edges.Clear(g->specs.size());
 	auto filter = GroupedFilterOf(context, bind);
