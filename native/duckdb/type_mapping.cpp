@@ -306,4 +306,8 @@ bool IsPlainInteger(const LogicalType &type) {
 	}
 }
 
+bool IsFloatType(const LogicalType &type) {
+	return type.id() == LogicalTypeId::FLOAT || type.id() == LogicalTypeId::DOUBLE;
+}
+
 } // namespace vortex

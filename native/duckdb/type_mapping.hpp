@@ -13,5 +13,7 @@ duckdb::Value RawToValue(const duckdb::LogicalType &type, const std::string &raw
 duckdb::hugeint_t ToHugeint(vtx::int128 v);
 //! TINYINT to BIGINT and UTINYINT to UBIGINT (not HUGEINT, not DECIMAL).
 bool IsPlainInteger(const duckdb::LogicalType &type);
+//! FLOAT or DOUBLE.
+bool IsFloatType(const duckdb::LogicalType &type);
 
 } // namespace vortex

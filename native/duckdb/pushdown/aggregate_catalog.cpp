@@ -1,11 +1,14 @@
 #include "aggregate_catalog.hpp"
 
+#include "../../compute/aggregate_state.hpp"
 #include "../../compute/kernels.hpp"
 #include "../../compute/sorted_groups.hpp"
+#include "../../format/stats/stats.hpp"
 #include "../sketches.hpp"
 #include "../type_mapping.hpp"
 #include "duckdb_semantics.hpp"
 #include "plan.hpp"
+#include "duckdb/common/types/decimal.hpp"
 
 #include <cmath>
 #include <limits>
@@ -16,6 +19,84 @@ using namespace duckdb;
 using vtx::compute::SortedAggregate;
 
 namespace {
+
+// The result types and ranges the reader proves for each aggregate.
+
+bool NativeCount(const PushedAggregate &a, const LogicalType &, const ScanBindData &) {
+	return a.result_type == LogicalType::BIGINT;
+}
+
+bool NativeDistinct(const PushedAggregate &a, const LogicalType &stored, const ScanBindData &) {
+	// Raw bytes must be DuckDB's equality (no floats, intervals, nested values), and no cast
+	// between the column and the aggregate (a narrowing one would merge values).
+	vtx::ColumnType type;
+	return a.result_type == LogicalType::BIGINT && a.bound_type == stored && ToColumnType(stored, type) &&
+	       vtx::DistinctType(type);
+}
+
+bool NativeSketch(const PushedAggregate &a, const LogicalType &stored, const ScanBindData &) {
+	// DuckDB hashes the argument as bound: the very column type, whose hash the file's sketches used.
+	return a.result_type == LogicalType::BIGINT && a.bound_type == stored && SketchedType(stored);
+}
+
+//! Float min/max never (NaN and -0.0 ordering), nor types whose bytes do not order as DuckDB does.
+bool NativeExtreme(const PushedAggregate &a, const LogicalType &stored, const ScanBindData &) {
+	const auto id = stored.id();
+	return !IsFloatType(stored) && !IsFloatType(a.bound_type) && id != LogicalTypeId::INTERVAL &&
+	       id != LogicalTypeId::TIME_TZ && id != LogicalTypeId::UUID;
+}
+
+//! Sums of 128-bit integers (HUGEINT, DECIMAL wider than 18 digits) have no sum in the zone
+//! statistics and DuckDB checks each addition for overflow; they are pushed only when the
+//! statistics prove that no order of addition can overflow (then DuckDB raises nothing and
+//! the exact decoded sum is its answer). Decimals are held to 10^38 - 1 so that the result is
+//! a valid DECIMAL(38, s).
+bool WideSumProven(const ScanBindData &scan, idx_t field, const LogicalType &stored) {
+	std::vector<const vtx::ZoneStats *> zones;
+	for (auto &f : scan.files) {
+		for (auto &z : f.meta->zones) {
+			zones.push_back(&z.chunks[field].stats);
+		}
+	}
+	vtx::uint128 limit = (static_cast<vtx::uint128>(1) << 127) - 1;
+	if (stored.id() == LogicalTypeId::DECIMAL) {
+		limit = 1;
+		for (int i = 0; i < Decimal::MAX_WIDTH_DECIMAL; i++) {
+			limit *= 10;
+		}
+		limit -= 1;
+	}
+	return vtx::compute::SumBounded(scan.fields[field].type, zones, limit);
+}
+
+//! sum or (`mean`) avg: floats summed exactly into a DOUBLE, integers where the exact sum is kept
+//! (or proven not to overflow) and its result type known.
+bool SumNative(const PushedAggregate &a, const LogicalType &stored, const ScanBindData &scan, bool mean) {
+	if (IsFloatType(stored)) {
+		return a.bound_type == LogicalType::DOUBLE && a.result_type == LogicalType::DOUBLE;
+	}
+	const auto id = stored.id();
+	const bool integer_sum = id == LogicalTypeId::BOOLEAN || id == LogicalTypeId::DECIMAL || IsPlainInteger(stored) ||
+	                         id == LogicalTypeId::HUGEINT || id == LogicalTypeId::UHUGEINT;
+	if (!integer_sum || stored.InternalType() == PhysicalType::UINT128) {
+		return false;
+	}
+	if (stored.InternalType() == PhysicalType::INT128 && !WideSumProven(scan, a.field, stored)) {
+		return false;
+	}
+	if (mean) {
+		return a.result_type == LogicalType::DOUBLE && a.bound_type.id() != LogicalTypeId::BOOLEAN;
+	}
+	return SupportsIntegerSumResult(a.result_type);
+}
+
+bool NativeSum(const PushedAggregate &a, const LogicalType &stored, const ScanBindData &scan) {
+	return SumNative(a, stored, scan, false);
+}
+
+bool NativeAvg(const PushedAggregate &a, const LogicalType &stored, const ScanBindData &scan) {
+	return SumNative(a, stored, scan, true);
+}
 
 // Each aggregate's finalization, as DuckDB finalizes it (src/rules.ts says which rewrite of
 // Vortex's semantics each binding needs: onEmpty, skipNans, onNonFinite).
@@ -167,9 +248,9 @@ bool RunsOfMax(const PushedAggregate &a, SortedAggregate &kept) {
 
 constexpr AggregateSpec kAggregates[] = {
     {AggregateKind::COUNT_STAR, {"count_star"}, false, nullptr, Setting::PUSHDOWN_COUNT, nullptr, "count_star",
-     kNeedsCounts, RunsOfRows, FinalizeRows},
+     kNeedsCounts, NativeCount, RunsOfRows, FinalizeRows},
     {AggregateKind::COUNT, {"count"}, false, nullptr, Setting::PUSHDOWN_COUNT, nullptr, "count", kNeedsCounts,
-     RunsOfValues, FinalizeValues},
+     NativeCount, RunsOfValues, FinalizeValues},
     {AggregateKind::SUM,
      {"sum", "sum_no_overflow", "fsum", "kahan_sum", "sumkahan"},
      false,
@@ -178,18 +259,19 @@ constexpr AggregateSpec kAggregates[] = {
      nullptr,
      "sum",
      kNeedsSum,
+     NativeSum,
      RunsOfSum,
      FinalizeSum},
-    {AggregateKind::AVG, {"avg", "favg"}, false, nullptr, Setting::PUSHDOWN_AVG, nullptr, "avg", kNeedsSum, RunsOfAvg,
-     FinalizeAvg},
-    {AggregateKind::MIN, {"min"}, false, nullptr, Setting::PUSHDOWN_MIN, nullptr, "min", kNeedsMinMax, RunsOfMin,
-     FinalizeMin},
-    {AggregateKind::MAX, {"max"}, false, nullptr, Setting::PUSHDOWN_MAX, nullptr, "max", kNeedsMinMax, RunsOfMax,
-     FinalizeMax},
+    {AggregateKind::AVG, {"avg", "favg"}, false, nullptr, Setting::PUSHDOWN_AVG, nullptr, "avg", kNeedsSum, NativeAvg,
+     RunsOfAvg, FinalizeAvg},
+    {AggregateKind::MIN, {"min"}, false, nullptr, Setting::PUSHDOWN_MIN, nullptr, "min", kNeedsMinMax, NativeExtreme,
+     RunsOfMin, FinalizeMin},
+    {AggregateKind::MAX, {"max"}, false, nullptr, Setting::PUSHDOWN_MAX, nullptr, "max", kNeedsMinMax, NativeExtreme,
+     RunsOfMax, FinalizeMax},
     {AggregateKind::COUNT_DISTINCT, {"count"}, true, "count_distinct", Setting::PUSHDOWN_DISTINCT, nullptr,
-     "count_distinct", kNeedsDistinct, nullptr, FinalizeDistinct},
+     "count_distinct", kNeedsDistinct, NativeDistinct, nullptr, FinalizeDistinct},
     {AggregateKind::APPROX_DISTINCT, {"approx_count_distinct"}, false, nullptr, Setting::PUSHDOWN_APPROX_DISTINCT,
-     "zone sketches are merged for the whole column", "approx_count_distinct", kNeedsSketch, nullptr,
+     "zone sketches are merged for the whole column", "approx_count_distinct", kNeedsSketch, NativeSketch, nullptr,
      FinalizeSketch},
 };
 const size_t kAggregateCount = sizeof(kAggregates) / sizeof(kAggregates[0]);

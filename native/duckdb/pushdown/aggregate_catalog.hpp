@@ -1,7 +1,8 @@
 // The aggregates the reader can answer, one row each: the only place an aggregate's DuckDB names,
-// its switch, where it may be pushed and how it is finalized are written. The optimizer finds a
-// bound aggregate's row here, and every plan finalizes through it; the addon exports the rows
-// (test/catalog.test.ts checks src/catalog.ts and src/rules.ts against them).
+// its switch, where it may be pushed, the result types the reader proves for it and how it is
+// finalized are written. The optimizer finds a bound aggregate's row here, and every plan
+// finalizes through it; the addon exports the rows (test/catalog.test.ts checks src/catalog.ts and
+// src/rules.ts against them).
 #pragma once
 #include "../../format/types.hpp"
 #include "../settings.hpp"
@@ -19,6 +20,7 @@ enum class SortedAggregate : uint8_t;
 namespace vortex {
 
 struct PushedAggregate;
+struct ScanBindData;
 
 //! COUNT_DISTINCT is count(DISTINCT x); APPROX_DISTINCT approx_count_distinct(x) (sketches.hpp).
 enum class AggregateKind : uint8_t { COUNT_STAR, COUNT, SUM, AVG, MIN, MAX, COUNT_DISTINCT, APPROX_DISTINCT };
@@ -45,6 +47,10 @@ using Finalizer = void (*)(const PushedAggregate &a, const Accumulated &in, duck
 //! already checked to be an integer they read), and what they keep for it.
 using RunsCheck = bool (*)(const PushedAggregate &a, vtx::compute::SortedAggregate &kept);
 
+//! The native side's own limits, whatever the rules say: whether the reader proves DuckDB's
+//! result type (and range) for `a` over a column stored as `stored`.
+using NativeCheck = bool (*)(const PushedAggregate &a, const duckdb::LogicalType &stored, const ScanBindData &scan);
+
 struct AggregateSpec {
 	AggregateKind kind;
 	//! The names DuckDB binds it as (its optimizers substitute count_star for count(x) and
@@ -56,6 +62,7 @@ struct AggregateSpec {
 	const char *not_per_group; //! why it is not answered per group of a GROUP BY; nullptr where it is
 	const char *kind_name; //! for EXPLAIN and the catalog
 	uint8_t needs;         //! StateNeeds
+	NativeCheck native;
 	RunsCheck runs; //! nullptr: sorted runs do not answer it
 	Finalizer finalize;
 };

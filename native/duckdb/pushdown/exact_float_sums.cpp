@@ -3,6 +3,7 @@
 #include "../functions/exact_float_sum_function.hpp"
 #include "plan.hpp"
 #include "../settings.hpp"
+#include "../type_mapping.hpp"
 #include "duckdb/planner/expression/bound_aggregate_expression.hpp"
 #include "duckdb/planner/expression/bound_cast_expression.hpp"
 #include "duckdb/planner/expression/bound_columnref_expression.hpp"
@@ -23,10 +24,6 @@ namespace {
 
 //! (table index, column index) of the bindings that carry a float column of a vortex_scan.
 using FloatColumns = std::set<std::pair<idx_t, idx_t>>;
-
-bool IsFloatType(const LogicalType &t) {
-	return t.id() == LogicalTypeId::FLOAT || t.id() == LogicalTypeId::DOUBLE;
-}
 
 //! The expression is such a column, or its cast from FLOAT to DOUBLE (exact).
 bool CarriesFloatColumn(const Expression &e, const FloatColumns &columns) {

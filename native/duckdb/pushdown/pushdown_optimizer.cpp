@@ -206,88 +206,6 @@ bool LeafOf(const ScanBindData &scan, idx_t field, const std::vector<size_t> &ro
 }
 
 
-bool IsFloat(const LogicalType &t) {
-	return t.id() == LogicalTypeId::FLOAT || t.id() == LogicalTypeId::DOUBLE;
-}
-
-//! Sums of 128-bit integers (HUGEINT, DECIMAL wider than 18 digits) have no sum in the zone
-//! statistics and DuckDB checks each addition for overflow; they are pushed only when the
-//! statistics prove that no order of addition can overflow (then DuckDB raises nothing and
-//! the exact decoded sum is its answer). Decimals are held to 10^38 - 1 so that the result is
-//! a valid DECIMAL(38, s).
-bool WideSumProven(const ScanBindData &scan, idx_t field, const LogicalType &stored) {
-	std::vector<const vtx::ZoneStats *> zones;
-	for (auto &f : scan.files) {
-		for (auto &z : f.meta->zones) {
-			zones.push_back(&z.chunks[field].stats);
-		}
-	}
-	vtx::uint128 limit = (static_cast<vtx::uint128>(1) << 127) - 1;
-	if (stored.id() == LogicalTypeId::DECIMAL) {
-		limit = 1;
-		for (int i = 0; i < Decimal::MAX_WIDTH_DECIMAL; i++) {
-			limit *= 10;
-		}
-		limit -= 1;
-	}
-	return vtx::compute::SumBounded(scan.fields[field].type, zones, limit);
-}
-
-//! The native side's own limits, whatever the rules say: float min/max never (NaN and
-//! -0.0 ordering), sums only where the exact integer sum is kept (or proven not to overflow)
-//! and its result type known.
-bool NativelySupported(const PushedAggregate &a, const LogicalType &stored, const ScanBindData &scan) {
-	switch (a.kind) {
-	case AggregateKind::COUNT_STAR:
-		return a.result_type == LogicalType::BIGINT;
-	case AggregateKind::COUNT:
-		return a.result_type == LogicalType::BIGINT;
-	case AggregateKind::COUNT_DISTINCT: {
-		// Raw bytes must be DuckDB's equality (no floats, intervals, nested values), and no cast
-		// between the column and the aggregate (a narrowing one would merge values).
-		vtx::ColumnType type;
-		return a.result_type == LogicalType::BIGINT && a.bound_type == stored && ToColumnType(stored, type) &&
-		       vtx::DistinctType(type);
-	}
-	case AggregateKind::APPROX_DISTINCT:
-		// DuckDB hashes the argument as bound: the very column type, whose hash the file's sketches used.
-		return a.result_type == LogicalType::BIGINT && a.bound_type == stored && SketchedType(stored);
-	case AggregateKind::MIN:
-	case AggregateKind::MAX:
-		if (IsFloat(stored) || IsFloat(a.bound_type)) {
-			return false;
-		}
-		switch (stored.id()) {
-		case LogicalTypeId::INTERVAL:
-		case LogicalTypeId::TIME_TZ:
-		case LogicalTypeId::UUID:
-			return false;
-		default:
-			return true;
-		}
-	case AggregateKind::SUM:
-	case AggregateKind::AVG: {
-		if (IsFloat(stored)) {
-			return a.bound_type == LogicalType::DOUBLE && a.result_type == LogicalType::DOUBLE;
-		}
-		IntegerRange range;
-		bool integer_sum = stored.id() == LogicalTypeId::BOOLEAN || stored.id() == LogicalTypeId::DECIMAL ||
-		                   IntegerRangeOf(stored, range);
-		if (!integer_sum || stored.InternalType() == PhysicalType::UINT128) {
-			return false;
-		}
-		if (stored.InternalType() == PhysicalType::INT128 && !WideSumProven(scan, a.field, stored)) {
-			return false;
-		}
-		if (a.kind == AggregateKind::AVG) {
-			return a.result_type == LogicalType::DOUBLE && a.bound_type.id() != LogicalTypeId::BOOLEAN;
-		}
-		return SupportsIntegerSumResult(a.result_type);
-	}
-	}
-	return false;
-}
-
 //! Adds a reason to what EXPLAIN shows under `Not Pushed` on the scan (each reason once).
 void NoteNotPushed(ScanBindData &scan, const std::string &why) {
 	if (scan.not_pushed.find(why) == std::string::npos) {
@@ -1160,7 +1078,7 @@ void TryPush(ClientContext &context, Binder &binder, const RulesTable &rules, un
 			p.display = shown + (p.kind == AggregateKind::COUNT_DISTINCT ? "(DISTINCT " : "(") + name + ")";
 		}
 		auto rule = rules.Find(RuleName(*spec, a.function.name), type_key);
-		const bool float_minmax = (p.kind == AggregateKind::MIN || p.kind == AggregateKind::MAX) && IsFloat(stored);
+		const bool float_minmax = (p.kind == AggregateKind::MIN || p.kind == AggregateKind::MAX) && IsFloatType(stored);
 		if (float_minmax) {
 			// The rules module's own words (src/rules.ts): never pushed, natively refused too.
 			decline(p.display + ": float min/max is never pushed (DuckDB orders NaN above every number; zone statistics exclude NaN)");
@@ -1170,11 +1088,11 @@ void TryPush(ClientContext &context, Binder &binder, const RulesTable &rules, un
 			decline(p.display + ": " + shown_name + "(" + type_key + ") is not on the allow-list (src/rules.ts)");
 			return false;
 		}
-		if (!NativelySupported(p, stored, *chain.scan)) {
+		if (!spec->native(p, stored, *chain.scan)) {
 			decline(p.display + ": not answered from " + stored.ToString() + " zones (its result type or range is not one the reader proves)");
 			return false;
 		}
-		if ((p.kind == AggregateKind::SUM || p.kind == AggregateKind::AVG) && IsFloat(stored) &&
+		if ((p.kind == AggregateKind::SUM || p.kind == AggregateKind::AVG) && IsFloatType(stored) &&
 		    !ExactFloatSums(*chain.scan, p.display)) {
 			return false;
 		}
