@@ -100,6 +100,13 @@ describe('filters decided per dictionary entry, aggregated per entry', () => {
     expect(await analyze(q(src))).toMatch(/Zones Aggregated Per Dictionary Entry: [1-9]/);
   });
 
+  it.each(FILTERS)('%s: columns only counted (a string and a HUGEINT with NULLs), per entry', async (where) => {
+    const q = (from: string) => `SELECT count(*), count(u), count(hg), count(w) FROM ${from} WHERE ${where}`;
+    expect(await isPushed(conn, q(src))).toBe(true);
+    expect(await answerText(conn, q(src))).toBe(await answerText(conn, q('e')));
+    expect(await analyze(q(src))).toMatch(/Zones Aggregated Per Dictionary Entry: [1-9]/);
+  });
+
   it('another filter on the zone: rows masked as before, and the same answer', async () => {
     const q = (from: string) => `SELECT count(*), sum(v), max(w) FROM ${from} WHERE u LIKE '%cart%' AND v > 0`;
     expect(await isPushed(conn, q(src))).toBe(true);

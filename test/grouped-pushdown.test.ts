@@ -156,6 +156,8 @@ describe('decoded zones grouped in the reader', () => {
     'SELECT color, count(*), count(x), sum(x), min(x), max(x), avg(x) FROM SRC GROUP BY color',
     'SELECT small, count(*), sum(x), min(x), max(x), sum(f), avg(f), count(f) FROM SRC GROUP BY small',
     'SELECT wide, count(*), sum(x), min(s), max(s), count(s) FROM SRC GROUP BY wide',
+    // Only counted: a string column's non-NULL rows per group, without its values summarised.
+    'SELECT small, count(s), count(*) FROM SRC GROUP BY small',
     'SELECT color, small, count(*), sum(x), max(x) FROM SRC GROUP BY color, small',
     'SELECT small, wide, count(*), min(x) FROM SRC GROUP BY small, wide',
     'SELECT color, count(*), sum(x) FROM SRC WHERE x > 20000 GROUP BY color',

@@ -484,7 +484,10 @@ void WithIntegerType(const ColumnType &type, F &&run) {
 	}
 }
 
-enum class ValuePath : uint8_t { ALL_NULL, INTEGER, FLOAT, GATHER };
+//! How a value column's decoded rows reach their groups: COUNT where its aggregates need no more
+//! than its non-NULL rows (`count(s)`: gathering each group's strings to summarise them was most
+//! of a pushed count under a per-entry filter, and twice what DuckDB's own count took).
+enum class ValuePath : uint8_t { ALL_NULL, INTEGER, FLOAT, GATHER, COUNT };
 
 } // namespace
 
@@ -1040,6 +1043,7 @@ void GroupedAggregation::ChoosePaths(const std::vector<const DecodedColumn *> &v
 		             : needs_distinct[v]      ? ValuePath::GATHER
 		             : type.HasIntegerSum()   ? ValuePath::INTEGER
 		             : type.IsFloat() && !needs_minmax[v] ? ValuePath::FLOAT
+		             : !needs_minmax[v] && !needs_sum[v]  ? ValuePath::COUNT
 		                                                 : ValuePath::GATHER;
 		if (s.paths[v] == ValuePath::FLOAT) {
 			s.windows[v] = !needs_sum[v]              ? LimbWindow()
@@ -1190,6 +1194,23 @@ void GroupedAggregation::FinishValues(size_t v, const DecodedColumn &col, const 
 			if (window.width) {
 				state.float_sum.AddLimbs(s.limbs[v].data() + id * window.width, window.width, window.first, a.n);
 			}
+		});
+		return;
+	}
+	case ValuePath::COUNT: {
+		s.cursor.assign(card, 0); // non-NULL rows per id
+		if (!col.all_valid) {
+			for (uint64_t i = 0; i < col.count; i++) {
+				if ((!selected || selected[i]) && (!keep || keep[ids[i]]) && RowValid(col, i)) {
+					s.cursor[ids[i]]++;
+				}
+			}
+		}
+		each_group([&](uint64_t id, AggregateState &state) {
+			ZoneStats z;
+			z.rows = s.rows[id];
+			z.nulls = col.all_valid ? 0 : z.rows - s.cursor[id];
+			state.AddStats(z);
 		});
 		return;
 	}
