@@ -3,7 +3,8 @@
 // costing --latency ms plus its bytes at --bandwidth MB/s per stream. For each query: requests
 // (HEAD/GET/LIST), bytes and wall time, cold (a fresh database: no cache but the process's) and
 // warm (the same query again on it), at each thread count.
-// node bench/remote.mjs [--rows=2000000] [--files=50] [--latency=30] [--bandwidth=100] [--threads=1,2,8]
+// node bench/remote.mjs [--rows=2000000] [--files=50] [--latency=30] [--bandwidth=100] [--threads=1,2,8] [--only=one|hive]
+// (--only: the one-file queries or the many-file ones alone)
 import { DuckDBInstance, version } from '@duckdb/node-api';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { connectionHandle } from '../dist/connection.js';
 import { loadAddon } from '../dist/native.js';
 import { connect, dataDir, fmtMs, machine, parseArgs, q, table } from './common.mjs';
 
-const args = parseArgs({ rows: 2_000_000, files: 50, latency: 30, bandwidth: 100, threads: '1,2,8' });
+const args = parseArgs({ rows: 2_000_000, files: 50, latency: 30, bandwidth: 100, threads: '1,2,8', only: 'all' });
 const hooks = loadAddon(version()).__test;
 const dir = dataDir(`remote-${args.rows}-${args.files}`);
 
@@ -80,6 +81,7 @@ console.log('requests as HEAD/GET/LIST; cold: a fresh database; warm: the same q
 for (const threads of String(args.threads).split(',').map(Number)) {
   const out = [['query', 'vtx cold', 'bytes', 'time', 'vtx warm', 'bytes', 'time', 'parquet cold', 'bytes', 'time', 'parquet warm', 'bytes', 'time']];
   for (const [name, what, sql] of QUERIES) {
+    if (args.only !== 'all' && args.only !== what) continue;
     const row = [name];
     const answers = [];
     for (const fmt of ['vtx', 'parquet']) {

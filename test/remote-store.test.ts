@@ -20,6 +20,8 @@ interface Counts {
   get: number;
   list: number;
   bytes: number;
+  /** The most requests in flight at once. */
+  concurrent: number;
 }
 interface Fault {
   kind: 'fail' | 'short' | 'change';
@@ -283,7 +285,7 @@ describe('the simulated store', () => {
     const conn = await storeDb();
     const h = native(conn);
     await rows(conn, `SELECT count(*) FROM glob(${url(join(dir, 'hive', '**', '*.vtx'))})`);
-    expect(hooks.simStoreStats(h)).toEqual({ head: 0, get: 0, list: 1, bytes: 0 });
+    expect(hooks.simStoreStats(h)).toEqual({ head: 0, get: 0, list: 1, bytes: 0, concurrent: 1 });
     hooks.resetSimStore(h);
     // DuckDB's read_blob opens the file from the glob's listing: no HEAD.
     await rows(conn, `SELECT size FROM read_blob(${url(join(dir, 'hive', 'p=1', '*.vtx'))})`);

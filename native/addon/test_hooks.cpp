@@ -234,7 +234,8 @@ Napi::Value EnableSimStoreHook(const Napi::CallbackInfo &info) {
 	return env.Undefined();
 }
 
-// simStoreStats(connection): {head, get, list, bytes} since the store was enabled or reset.
+// simStoreStats(connection): {head, get, list, bytes, concurrent} since the store was enabled or
+// reset; concurrent is the most requests that were in flight at once.
 Napi::Value SimStoreStatsHook(const Napi::CallbackInfo &info) {
 	auto env = info.Env();
 	const auto c = StoreOf(info, "simStoreStats(connection)")->Counters();
@@ -243,6 +244,7 @@ Napi::Value SimStoreStatsHook(const Napi::CallbackInfo &info) {
 	out.Set("get", Napi::Number::New(env, static_cast<double>(c.get)));
 	out.Set("list", Napi::Number::New(env, static_cast<double>(c.list)));
 	out.Set("bytes", Napi::Number::New(env, static_cast<double>(c.bytes)));
+	out.Set("concurrent", Napi::Number::New(env, static_cast<double>(c.concurrent)));
 	return out;
 }
 

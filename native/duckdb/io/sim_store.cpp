@@ -29,6 +29,7 @@ SimStoreCounters SimStore::Counters() const {
 	c.get = get;
 	c.list = list;
 	c.bytes = bytes;
+	c.concurrent = most_in_flight;
 	return c;
 }
 
@@ -37,6 +38,7 @@ void SimStore::Reset() {
 	get = 0;
 	list = 0;
 	bytes = 0;
+	most_in_flight = in_flight.load();
 	std::lock_guard<std::mutex> guard(lock);
 	fault = SimStoreFault();
 	replaced.clear();
@@ -47,7 +49,11 @@ void SimStore::InjectFault(SimStoreFault f) {
 	fault = std::move(f);
 }
 
-void SimStore::Wait(uint64_t n) const {
+void SimStore::Wait(uint64_t n) {
+	const auto now = ++in_flight;
+	auto most = most_in_flight.load();
+	while (now > most && !most_in_flight.compare_exchange_weak(most, now)) {
+	}
 	double us = static_cast<double>(latency_us.load());
 	const double bw = bandwidth.load();
 	if (bw > 0) {
@@ -56,6 +62,7 @@ void SimStore::Wait(uint64_t n) const {
 	if (us >= 1) {
 		std::this_thread::sleep_for(std::chrono::microseconds(static_cast<int64_t>(us)));
 	}
+	in_flight--;
 }
 
 SimStoreFault SimStore::NextGet(const std::string &object) {

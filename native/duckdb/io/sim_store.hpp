@@ -5,7 +5,8 @@
 // hands its listing (size, ETag, last-modified) to OpenFile in the OpenFileInfo; opening a file
 // without them costs a HEAD. It counts requests by kind and bytes read, sleeps a configurable
 // latency per request plus bytes / bandwidth per stream (both 0 by default), and injects faults:
-// a failed GET, a short GET, an object changed in the middle of a query. Read-only: opening for
+// a failed GET, a short GET, an object changed in the middle of a query. It also records the most
+// requests in flight at once, which shows whether a reader overlaps them. Read-only: opening for
 // writing is refused with an error that says so.
 //
 // Off by default: EnableSimStore registers it as a subsystem of a database's VirtualFileSystem
@@ -29,6 +30,8 @@ struct SimStoreCounters {
 	uint64_t list = 0;
 	//! Bytes the GETs delivered.
 	uint64_t bytes = 0;
+	//! The most requests in flight at once: above 1 only where a reader overlaps its requests.
+	uint64_t concurrent = 0;
 };
 
 enum class SimStoreFaultKind : uint8_t {
@@ -70,8 +73,8 @@ public:
 	void InjectFault(SimStoreFault fault);
 
 	// Used by the file system.
-	//! The simulated time of one request that moves `bytes`.
-	void Wait(uint64_t bytes) const;
+	//! The simulated time of one request that moves `bytes`, counted as in flight meanwhile.
+	void Wait(uint64_t bytes);
 	void CountHead() {
 		head++;
 	}
@@ -94,6 +97,7 @@ public:
 
 private:
 	std::atomic<uint64_t> head {0}, get {0}, list {0}, bytes {0};
+	std::atomic<uint64_t> in_flight {0}, most_in_flight {0};
 	std::atomic<uint64_t> latency_us {0};
 	std::atomic<double> bandwidth {0};
 	mutable std::mutex lock;
