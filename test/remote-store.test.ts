@@ -7,7 +7,7 @@
 // object that changes in the middle of a query give an error naming the file, never a wrong
 // answer or a crash.
 import { DuckDBConnection, DuckDBInstance, version } from '@duckdb/node-api';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { registerVortex } from '../src/index';
@@ -54,8 +54,8 @@ const url = (path: string) => sqlString(`simstore://${path}`);
  * segments for a second after the last scan ends, in the process, so the counts would depend on
  * timing and on the tests before.
  */
-async function storeDb(): Promise<DuckDBConnection> {
-  const instance = await DuckDBInstance.create(':memory:', { threads: '2' });
+async function storeDb(threads = 2): Promise<DuckDBConnection> {
+  const instance = await DuckDBInstance.create(':memory:', { threads: String(threads) });
   const conn = await instance.connect();
   await registerVortex(conn);
   hooks.enableSimStore(native(conn));
@@ -318,6 +318,53 @@ describe('the simulated store', () => {
     await registerVortex(conn);
     await expect(rows(conn, `SELECT count(*) FROM vortex_scan(${vtxFile()})`)).rejects.toThrow();
     expect(() => hooks.simStoreStats(native(conn))).toThrow(/not enabled/);
+  });
+});
+
+describe('many files on the simulated store', () => {
+  const LATENCY = 40;
+  const glob = () => url(join(dir, 'hive', '**', '*.vtx'));
+
+  it('reads the footers of a glob\'s files side by side, on DuckDB\'s threads', async () => {
+    const conn = await storeDb(4);
+    const h = native(conn);
+    hooks.enableSimStore(h, { latencyMs: LATENCY });
+    hooks.resetSimStore(h);
+    const start = performance.now();
+    expect(await rows(conn, `SELECT count(*) FROM vortex_scan(${glob()})`)).toEqual([[BigInt(FILES * 1000)]]);
+    const ms = performance.now() - start;
+    const counts = hooks.simStoreStats(h);
+    expect(counts).toMatchObject({ head: 0, get: FILES, list: 1 });
+    // One after another, the LIST and the 20 tail reads take 21 latencies (840 ms); four threads
+    // overlap them (about 6 latencies). Generous for a loaded machine, still impossible one by one.
+    expect(counts.concurrent).toBeGreaterThanOrEqual(2);
+    expect(ms).toBeLessThan(0.75 * FILES * LATENCY);
+  });
+
+  it('with one thread, reads them one after another', async () => {
+    const conn = await storeDb(1);
+    const h = native(conn);
+    hooks.resetSimStore(h);
+    expect(await rows(conn, `SELECT count(*) FROM vortex_scan(${glob()})`)).toEqual([[BigInt(FILES * 1000)]]);
+    expect(hooks.simStoreStats(h)).toMatchObject({ get: FILES, concurrent: 1 });
+  });
+
+  it('names the first bad file of the list, however the threads meet', async () => {
+    const d = join(dir, 'two-bad');
+    for (let p = 0; p < 12; p++) {
+      mkdirSync(join(d, `p=${p}`), { recursive: true });
+      const file = join(d, `p=${p}`, 'f.vtx');
+      if (p === 3 || p === 9) writeFileSync(file, Buffer.alloc(100, 7));
+      else copyFileSync(join(dir, 'hive', 'p=1', 'f.vtx'), file);
+    }
+    const conn = await storeDb(4);
+    hooks.enableSimStore(native(conn), { latencyMs: 5 });
+    for (let run = 0; run < 4; run++) {
+      // Lexical order: p=0, p=1, p=10, p=11, p=2, p=3, ...: p=3 comes before p=9.
+      await expect(rows(conn, `SELECT count(*) FROM vortex_scan(${url(join(d, '**', '*.vtx'))})`)).rejects.toThrow(
+        `simstore://${join(d, 'p=3', 'f.vtx')}`,
+      );
+    }
   });
 });
 

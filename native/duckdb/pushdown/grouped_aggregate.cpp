@@ -514,15 +514,15 @@ unique_ptr<GlobalTableFunctionState> GroupedInit(ClientContext &context, TableFu
 	g->column_ids = input.column_ids;
 	auto filter = FilterOf(context, bind);
 	auto buckets = BucketsOf(context, bind);
+	g->files = OpenPlannedFiles(context, bind.files, bind.fields, bind.field_types);
 	for (idx_t f = 0; f < bind.files.size(); f++) {
-		g->files.push_back(OpenPlannedFile(context, bind.files, f, bind.fields, bind.field_types));
 		for (idx_t v = 0; v < g->values.fields.size(); v++) {
 			if (g->values.needs_distinct[v]) {
-				VerifySummaries(*g->files.back().source, *g->files.back().meta, g->values.fields[v], Summary::DISTINCT,
+				VerifySummaries(*g->files[f].source, *g->files[f].meta, g->values.fields[v], Summary::DISTINCT,
 				                bind.files[f].path);
 			}
 		}
-		PlanFile(bind, f, *g->files.back().meta, g->values, filter, buckets, g->groups, g->work, g->zones);
+		PlanFile(bind, f, *g->files[f].meta, g->values, filter, buckets, g->groups, g->work, g->zones);
 	}
 	g->max_threads =
 	    std::max<idx_t>(1, std::min<idx_t>(g->work.size(), TaskScheduler::GetScheduler(context).NumberOfThreads()));

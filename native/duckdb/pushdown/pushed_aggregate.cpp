@@ -311,10 +311,10 @@ void Accumulate(ClientContext &context, const PushedBindData &bind, PushedGlobal
 	ZoneFilter filter(context, bind.filters, bind.expressions, bind.fields, bind.field_types, bind.file_columns, bind.files,
 	                  bind.Columns());
 	std::vector<ZoneMatch> matches;
+	files = OpenPlannedFiles(context, bind.files, bind.fields, bind.field_types);
 	for (idx_t f = 0; f < bind.files.size(); f++) {
-		files.push_back(OpenPlannedFile(context, bind.files, f, bind.fields, bind.field_types));
-		auto &source = *files.back().source;
-		auto &meta = files.back().meta;
+		auto &source = *files[f].source;
+		auto &meta = files[f].meta;
 		for (auto &entry : acc.states) {
 			if (entry.second.needs_sketch) {
 				VerifySummaries(source, *meta, entry.first, Summary::SKETCH, bind.files[f].path);

@@ -285,9 +285,9 @@ unique_ptr<GlobalTableFunctionState> SortedGroupsInit(ClientContext &context, Ta
 	g->edges.Clear(g->specs.size());
 	auto filter = GroupedFilterOf(context, bind);
 	std::vector<ZoneMatch> matches;
+	g->files = OpenPlannedFiles(context, bind.files, bind.fields, bind.field_types);
 	for (idx_t f = 0; f < bind.files.size(); f++) {
-		g->files.push_back(OpenPlannedFile(context, bind.files, f, bind.fields, bind.field_types));
-		auto &meta = *g->files.back().meta;
+		auto &meta = *g->files[f].meta;
 		for (idx_t z = 0; z < meta.zones.size(); z++) {
 			if (meta.zones[z].rows == 0) {
 				continue;

@@ -1,6 +1,7 @@
 #include "plan_guard.hpp"
 
 #include "../../compute/aggregate_state.hpp"
+#include "../file_tasks.hpp"
 #include "../metadata_cache.hpp"
 
 #include <algorithm>
@@ -185,6 +186,14 @@ PlannedFile OpenPlannedFile(ClientContext &context, const std::vector<ScanFile> 
 	result.meta = GetMetadata(*result.source);
 	CheckFitsPlan(planned, file, fields, types, *result.meta);
 	return result;
+}
+
+std::vector<PlannedFile> OpenPlannedFiles(ClientContext &context, const std::vector<ScanFile> &planned,
+                                          const std::vector<vtx::Field> &fields, const vector<LogicalType> &types) {
+	std::vector<PlannedFile> files(planned.size());
+	ForEachFile(context, planned.size(),
+	            [&](idx_t f) { files[f] = OpenPlannedFile(context, planned, f, fields, types); });
+	return files;
 }
 
 } // namespace vortex

@@ -53,5 +53,11 @@ struct PlannedFile {
 };
 PlannedFile OpenPlannedFile(duckdb::ClientContext &context, const std::vector<ScanFile> &planned, duckdb::idx_t file,
                             const std::vector<vtx::Field> &fields, const duckdb::vector<duckdb::LogicalType> &types);
+//! Every file of a plan, in order, each as OpenPlannedFile opens it, side by side (file_tasks.hpp):
+//! files not held since binding are opened and validated again, a request each on an object store
+//! where the open had no listing.
+std::vector<PlannedFile> OpenPlannedFiles(duckdb::ClientContext &context, const std::vector<ScanFile> &planned,
+                                          const std::vector<vtx::Field> &fields,
+                                          const duckdb::vector<duckdb::LogicalType> &types);
 
 } // namespace vortex

@@ -1,6 +1,7 @@
 #include "scan_bind.hpp"
 
 #include "../file_io.hpp"
+#include "../file_tasks.hpp"
 #include "../metadata_cache.hpp"
 #include "plan_guard.hpp"
 #include "schema_union.hpp"
@@ -160,13 +161,16 @@ unique_ptr<FunctionData> ScanBind(ClientContext &context, TableFunctionBindInput
 	auto list = reader->CreateFileList(context, input.inputs[0]);
 	auto all = list->GetAllFiles();
 	const auto cache_limit = MetadataCacheLimit(context);
-	for (auto &file : all) {
+	// Footers are read side by side (an object store's request each), into their file's place: the
+	// files keep the list's order, and an error names the first bad file in it.
+	result->files.resize(all.size());
+	ForEachFile(context, all.size(), [&](idx_t i) {
 		// The listing's size and ETag go with the path: no HEAD where the glob knew the file.
-		auto source = make_uniq<FileSource>(context, file);
+		auto source = make_uniq<FileSource>(context, all[i]);
 		auto meta = GetMetadata(*source, cache_limit);
 		auto held = all.size() <= kFilesHeldOpen ? std::make_shared<HeldSource>(std::move(source)) : nullptr;
-		result->files.push_back(ScanFile {file.path, std::move(meta), std::move(held), {}, file.extended_info});
-	}
+		result->files[i] = ScanFile {all[i].path, std::move(meta), std::move(held), {}, all[i].extended_info};
+	});
 	if (result->files.empty()) {
 		throw InvalidInputException("%s: no files to read", fn);
 	}

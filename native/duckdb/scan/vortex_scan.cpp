@@ -10,6 +10,7 @@
 #include "../column_emit.hpp"
 #include "../duckdb_compat.hpp"
 #include "../file_io.hpp"
+#include "../file_tasks.hpp"
 #include "../metadata_cache.hpp"
 #include "plan_guard.hpp"
 #include "scan_bind_data.hpp"
@@ -330,20 +331,29 @@ unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, Tabl
 		evaluator = make_uniq<ExpressionFilterEvaluator>(context, bind.expression_filters);
 	}
 	std::vector<vtx::compute::ZoneMatch> expression_match(expressions);
-	for (idx_t f = 0; f < bind.files.size(); f++) {
-		std::unique_ptr<FileSource> opened;
-		std::shared_ptr<const vtx::FileMetadata> meta;
+	// Files not held since binding (scans of many files) are opened and validated again, side by
+	// side; their handles are closed at once (scan threads open one file at a time), so that no
+	// more files are open together than there are threads.
+	const bool keep_open = bind.files.size() <= kFilesHeldOpen;
+	g->metas.resize(bind.files.size());
+	g->sources.resize(bind.files.size());
+	ForEachFile(context, bind.files.size(), [&](idx_t f) {
+		std::unique_ptr<FileSource> source;
 		if (bind.uniform) {
 			auto file = OpenPlannedFile(context, bind.files, f, bind.fields, bind.types);
-			opened = std::move(file.source);
-			meta = file.meta;
+			source = std::move(file.source);
+			g->metas[f] = std::move(file.meta);
 		} else {
 			auto file = OpenUnionFile(context, bind.files, f);
-			opened = std::move(file.source);
-			meta = file.meta;
+			source = std::move(file.source);
+			g->metas[f] = std::move(file.meta);
 		}
-		g->metas.push_back(meta);
-		g->sources.push_back(bind.files.size() <= kFilesHeldOpen ? std::shared_ptr<FileSource>(std::move(opened)) : nullptr);
+		if (keep_open) {
+			g->sources[f] = std::move(source);
+		}
+	});
+	for (idx_t f = 0; f < bind.files.size(); f++) {
+		auto &meta = g->metas[f];
 		bool file_matches = true;
 		for (auto &ff : file_filters) {
 			Value constant;
