@@ -93,6 +93,15 @@ struct ScanGlobalState : public GlobalTableFunctionState {
 	//! hits the version the footer describes even if the file is replaced meanwhile. Null for
 	//! scans of many files, whose threads open files one at a time and check the version.
 	std::vector<std::shared_ptr<FileSource>> sources;
+	//! Scans of many files: the handle each file is being read through while a thread reads one of
+	//! its zones. Threads reading zones of the same file share it (one open and one version check
+	//! per file rather than per thread); it closes when the last of them moves on, so no more files
+	//! are open than threads.
+	struct SharedFile {
+		std::mutex lock; //! held while the file is opened: the threads arriving meanwhile wait for it
+		std::weak_ptr<FileSource> source;
+	};
+	std::unique_ptr<SharedFile[]> open_files;
 	idx_t max_threads = 1;
 	//! Decoded chunks reused from zone to zone once DuckDB is done with them.
 	std::shared_ptr<DecodePool> pool;
@@ -125,7 +134,7 @@ struct ScanGlobalState : public GlobalTableFunctionState {
 
 struct ScanLocalState : public LocalTableFunctionState {
 	bool active = false;
-	unique_ptr<FileSource> source;
+	std::shared_ptr<FileSource> source;
 	idx_t source_file = 0;
 	WorkItem item {0, 0, 0};
 	idx_t rows = 0;
@@ -182,6 +191,23 @@ void CheckSameVersion(FileSource &source, const vtx::FileMetadata &meta) {
 		throw IOException("vortex: file \"%s\" was replaced while the query was reading it; run the query again",
 		                  source.Path());
 	}
+}
+
+//! File `file` of a scan of many files, as the threads reading its zones share it: opened by the
+//! first of them (and checked to be the planned version), reused by the others meanwhile.
+std::shared_ptr<FileSource> SharedOpen(ClientContext &context, ScanGlobalState &g, const ScanFile &planned, idx_t file,
+                                       const vtx::FileMetadata &meta) {
+	auto &shared = g.open_files[file];
+	// The threads that claim a file's zones together arrive together: they wait for the first one's
+	// open (a request on an object store) instead of each making their own.
+	std::lock_guard<std::mutex> guard(shared.lock);
+	if (auto open = shared.source.lock()) {
+		return open;
+	}
+	auto opened = std::make_shared<FileSource>(context, planned.Info());
+	CheckSameVersion(*opened, meta);
+	shared.source = opened;
+	return opened;
 }
 
 //! A StructFilter on scan column `field` as a zone-pruning predicate on the field it reaches.
@@ -337,6 +363,9 @@ unique_ptr<GlobalTableFunctionState> ScanInitGlobal(ClientContext &context, Tabl
 	const bool keep_open = bind.files.size() <= kFilesHeldOpen;
 	g->metas.resize(bind.files.size());
 	g->sources.resize(bind.files.size());
+	if (!keep_open) {
+		g->open_files.reset(new ScanGlobalState::SharedFile[bind.files.size()]);
+	}
 	ForEachFile(context, bind.files.size(), [&](idx_t f) {
 		std::unique_ptr<FileSource> source;
 		if (bind.uniform) {
@@ -554,9 +583,9 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 		if (!source) {
 			// One open file per thread at a time, however many files the scan covers.
 			if (!l.source || l.source_file != l.item.file) {
-				l.source = make_uniq<FileSource>(context, bind.files[l.item.file].Info());
+				l.source.reset(); // the last reader of its file closes it before another is opened
+				l.source = SharedOpen(context, g, bind.files[l.item.file], l.item.file, meta);
 				l.source_file = l.item.file;
-				CheckSameVersion(*l.source, meta);
 			}
 			source = l.source.get();
 		}
