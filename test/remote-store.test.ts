@@ -349,6 +349,62 @@ describe('many files on the simulated store', () => {
     expect(hooks.simStoreStats(h)).toMatchObject({ get: FILES, concurrent: 1 });
   });
 
+  /** 70 files (more than the 64 whose handles a scan keeps from its bind), of four zones each. */
+  const many = join(dir, 'many');
+  let made = false;
+  async function manyFiles(): Promise<string[]> {
+    const setup = made ? undefined : await storeDb();
+    const files = [];
+    for (let p = 0; p < 70; p++) {
+      const file = join(many, `p=${p}`, 'f.vtx');
+      files.push(file);
+      if (!setup) continue;
+      mkdirSync(join(many, `p=${p}`), { recursive: true });
+      const part = `SELECT i AS id, i % 5 AS x FROM range(${p * 2000}, ${(p + 1) * 2000}) r(i)`;
+      await setup.run(`COPY (${part}) TO ${sqlString(file)} (FORMAT vortex, ROW_GROUP_SIZE 500)`);
+    }
+    made = true;
+    return files;
+  }
+  const manySum = [[BigInt((140_000 * 139_999) / 2 + 2 * 140_000), 140_000n]];
+
+  it('above 64 files, threads reading zones of one file share its open (one version check per file)', async () => {
+    await manyFiles();
+    const d = many;
+    // Not pushed: every zone is read, four a file. Without the external file cache each open's check
+    // of the file's version is a GET of its trailer, so the GETs count the opens.
+    const sql = `SELECT sum(id + x), count(*) FROM vortex_scan(${url(join(d, '**', '*.vtx'))})`;
+    const gets: Record<number, number> = {};
+    const answers: Record<number, unknown[][]> = {};
+    for (const threads of [1, 4]) {
+      const conn = await storeDb(threads);
+      await conn.run('SET enable_external_file_cache = false');
+      // A request's latency keeps each thread on its zone long enough for the others to claim the
+      // file's next zones.
+      hooks.enableSimStore(native(conn), { latencyMs: threads === 1 ? 0 : 5 });
+      hooks.resetSimStore(native(conn));
+      answers[threads] = await rows(conn, sql);
+      gets[threads] = hooks.simStoreStats(native(conn)).get;
+    }
+    expect(answers[4]).toEqual(answers[1]);
+    expect(answers[1]).toEqual(manySum);
+    // One thread opens each file once. Four share each file's open; a thread that claimed a file's
+    // last zone and starts it after the others have moved on opens the file again, rarely.
+    expect(gets[4]).toBeLessThanOrEqual(gets[1] + 8);
+  });
+
+  it('above 64 files named by path (no listing), a HEAD per file: later opens reuse what the first found', async () => {
+    const list = `[${(await manyFiles()).map(url).join(', ')}]`;
+    const conn = await storeDb(4);
+    for (const sql of [`SELECT sum(id + x), count(*) FROM vortex_scan(${list})`, `SELECT count(*) FROM vortex_scan(${list})`]) {
+      hooks.resetSimStore(native(conn));
+      const answer = await rows(conn, sql);
+      expect(answer).toEqual(sql.includes('sum') ? manySum : [[140_000n]]);
+      // The bind's opens; the scan's validation and its threads' opens make none (each made one).
+      expect(hooks.simStoreStats(native(conn)).head).toBe(70);
+    }
+  });
+
   it('names the first bad file of the list, however the threads meet', async () => {
     const d = join(dir, 'two-bad');
     for (let p = 0; p < 12; p++) {

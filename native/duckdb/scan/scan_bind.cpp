@@ -168,8 +168,20 @@ unique_ptr<FunctionData> ScanBind(ClientContext &context, TableFunctionBindInput
 		// The listing's size and ETag go with the path: no HEAD where the glob knew the file.
 		auto source = make_uniq<FileSource>(context, all[i]);
 		auto meta = GetMetadata(*source, cache_limit);
+		auto listed = all[i].extended_info;
+		if (!listed && source->Remote()) {
+			// A path the list named without a listing: what this open found out (a HEAD) goes with it
+			// to the file's later opens (a scan's above 64 files, its threads', a union's), as a
+			// listing's would, rather than a HEAD each.
+			listed = make_shared_ptr<ExtendedOpenFileInfo>();
+			listed->options.emplace("file_size", Value::BIGINT(static_cast<int64_t>(source->Size())));
+			listed->options.emplace("last_modified", Value::TIMESTAMP(source->Version().last_modified));
+			if (!source->Version().tag.empty()) {
+				listed->options.emplace("etag", Value(source->Version().tag));
+			}
+		}
 		auto held = all.size() <= kFilesHeldOpen ? std::make_shared<HeldSource>(std::move(source)) : nullptr;
-		result->files[i] = ScanFile {all[i].path, std::move(meta), std::move(held), {}, all[i].extended_info};
+		result->files[i] = ScanFile {all[i].path, std::move(meta), std::move(held), {}, std::move(listed)};
 	});
 	if (result->files.empty()) {
 		throw InvalidInputException("%s: no files to read", fn);
