@@ -40,7 +40,8 @@ struct ScanFile {
 	std::vector<duckdb::idx_t> field_map;
 	//! What the file list (a glob's listing) knew of the file: size, ETag, last-modified. Every
 	//! open of the file passes it on, as read_parquet does, so that an object store is not asked
-	//! again (a HEAD per open). Null where the list had nothing (a plain path).
+	//! again (a HEAD per open). For a remote file named by path, what the bind's open found out;
+	//! null for a local file named by path.
 	duckdb::shared_ptr<duckdb::ExtendedOpenFileInfo> listed;
 
 	//! The file as DuckDB's FileSystem opens it: the path with the listing's information.

@@ -91,7 +91,8 @@ struct ScanGlobalState : public GlobalTableFunctionState {
 	std::vector<std::shared_ptr<const vtx::FileMetadata>> metas;
 	//! The handles those footers were read from, kept for scans of few files: every read then
 	//! hits the version the footer describes even if the file is replaced meanwhile. Null for
-	//! scans of many files, whose threads open files one at a time and check the version.
+	//! scans of many files, whose threads open files one at a time (sharing each, open_files below)
+	//! and check the version.
 	std::vector<std::shared_ptr<FileSource>> sources;
 	//! Scans of many files: the handle each file is being read through while a thread reads one of
 	//! its zones. Threads reading zones of the same file share it (one open and one version check
