@@ -584,8 +584,10 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 		if (!source) {
 			// One open file per thread at a time, however many files the scan covers.
 			if (!l.source || l.source_file != l.item.file) {
-				l.source.reset(); // the last reader of its file closes it before another is opened
-				l.source = SharedOpen(context, g, bind.files[l.item.file], l.item.file, meta);
+				// The previous file stays open until this one is: a source alive throughout keeps the
+				// threads' scratch buffers in use (format/scratch.hpp) rather than ending their activity.
+				auto next = SharedOpen(context, g, bind.files[l.item.file], l.item.file, meta);
+				l.source = std::move(next);
 				l.source_file = l.item.file;
 			}
 			source = l.source.get();
