@@ -466,10 +466,12 @@ describe('faults on the simulated store', () => {
         }
       }
       // Every GET the query makes fails it, where the fault is not silent. A line whose external file
-      // cache widens a read to the next range it holds may make one GET fewer on a later run (see the
-      // counts above), and a fault armed past its last GET then never fires: the answer was checked.
+      // cache widens a read to the next range it holds makes one GET more or fewer from run to run
+      // (see the counts above: 4 or 5 about evenly on such a line): a fault armed past a run's last GET
+      // never fires (the answer was checked), and where the measured run was the shorter one a fault
+      // run's extra GET fails it too.
       if (label === 'a failed GET') expect(errors).toBeGreaterThanOrEqual(counts.get - 1);
-      if (label === 'a failed GET') expect(errors).toBeLessThanOrEqual(counts.get);
+      if (label === 'a failed GET') expect(errors).toBeLessThanOrEqual(counts.get + 1);
       else if (label !== 'a changed file (no ETag check)') expect(errors).toBeGreaterThan(0);
     },
   );
