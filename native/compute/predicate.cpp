@@ -669,6 +669,78 @@ void EvaluatePredicate(const Predicate &p, const ColumnType &type, const Decoded
 	Dispatch<EvaluateOp>(type, p, type, chunk, out);
 }
 
+namespace {
+
+//! The constants of `p`, as raw values; false where it reads NULLs (IS NULL).
+bool ConstantsOf(const Predicate &p, std::vector<const std::string *> &out) {
+	switch (p.kind) {
+	case Predicate::Kind::IS_NULL:
+		return false;
+	case Predicate::Kind::COMPARE:
+		out.push_back(&p.value);
+		return true;
+	case Predicate::Kind::IN:
+		for (auto &v : p.values) {
+			out.push_back(&v);
+		}
+		return true;
+	case Predicate::Kind::AND:
+	case Predicate::Kind::OR:
+		for (auto &c : p.children) {
+			if (!ConstantsOf(c, out)) {
+				return false;
+			}
+		}
+		return true;
+	default:
+		return true;
+	}
+}
+
+} // namespace
+
+bool Satisfiable(const Predicate &p, const ColumnType &type) {
+	const auto kind = type.Kind();
+	const uint32_t width = type.ByteWidth();
+	if ((kind != PhysicalKind::SIGNED && kind != PhysicalKind::UNSIGNED) || width == 0 || width > 8) {
+		return true;
+	}
+	std::vector<const std::string *> constants;
+	if (!ConstantsOf(p, constants)) {
+		return true;
+	}
+	// Values as offsets from the type's least value, so that signed and unsigned order alike.
+	const unsigned bits = width * 8;
+	const uint64_t top = bits == 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+	const uint64_t bias = kind == PhysicalKind::SIGNED ? uint64_t(1) << (bits - 1) : 0;
+	std::vector<uint64_t> candidates {0, top};
+	for (auto *raw : constants) {
+		if (raw->size() != width) {
+			return true;
+		}
+		uint64_t v = 0;
+		std::memcpy(&v, raw->data(), width); // little-endian storage
+		const uint64_t at = (v + bias) & top;
+		candidates.push_back(at);
+		if (at > 0) {
+			candidates.push_back(at - 1);
+		}
+		if (at < top) {
+			candidates.push_back(at + 1);
+		}
+	}
+	DecodedColumn values;
+	values.count = candidates.size();
+	values.fixed.resize(candidates.size() * width);
+	for (size_t i = 0; i < candidates.size(); i++) {
+		const uint64_t v = (candidates[i] - bias) & top;
+		std::memcpy(values.fixed.data() + i * width, &v, width);
+	}
+	std::vector<uint8_t> holds(candidates.size());
+	EvaluatePredicate(p, type, values, holds.data());
+	return std::find(holds.begin(), holds.end(), 1) != holds.end();
+}
+
 void Predicate::Serialize(ByteWriter &w) const {
 	w.U8(static_cast<uint8_t>(kind));
 	w.U8(static_cast<uint8_t>(op));

@@ -64,6 +64,11 @@ double EstimateShare(const Predicate &p, const ColumnType &type, const ZoneStats
 //! Evaluates the predicate on every row of a decoded chunk: out[i] = 1 when row i matches, else 0.
 void EvaluatePredicate(const Predicate &p, const ColumnType &type, const DecodedColumn &chunk, uint8_t *out);
 
+//! Whether some non-NULL value of `type` satisfies `p`. Exact for integer kinds of up to eight
+//! bytes, where a predicate's truth only changes at its constants, so that each constant, its two
+//! neighbours and the type's two ends decide it; true (not known) for other types, and where `p`
+//! asks for NULLs.
+bool Satisfiable(const Predicate &p, const ColumnType &type);
 //! Conjunction of classifications (AND over columns).
 inline ZoneMatch And(ZoneMatch a, ZoneMatch b) {
 	if (a == ZoneMatch::NONE || b == ZoneMatch::NONE) {

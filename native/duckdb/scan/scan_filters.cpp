@@ -425,6 +425,48 @@ void NoteNullFilter(const LogicalGet &get, ScanBindData &bind, const Expression 
 	}
 }
 
+//! `e` as an exact predicate on one file column, where it has that form.
+bool OneColumnPredicate(const LogicalGet &get, const ScanBindData &bind, const Expression &e, idx_t &field,
+                        Predicate &out) {
+	if (e.IsVolatile() || e.HasParameter() || e.HasSubquery() || e.return_type != LogicalType::BOOLEAN) {
+		return false;
+	}
+	auto copy = e.Copy();
+	std::vector<idx_t> columns;
+	if (!BindInputs(copy, get, bind, columns) || columns.size() != 1 || columns[0] >= bind.fields.size()) {
+		return false;
+	}
+	field = columns[0];
+	return ToPredicate(*copy, bind.types[field], out);
+}
+
+//! Whether `taken`, a predicate on one file column, holds on no row the query's other filters on
+//! that column let through (`x IN (1, 2) AND x > 5`), beside it or already table filters. Left above the scan, DuckDB's statistics
+//! then prove the conjunction empty and no scan is planned; taken, every zone would be read.
+bool ContradictsOtherFilters(const LogicalGet &get, const ScanBindData &bind, const vector<unique_ptr<Expression>> &filters,
+                             idx_t self, const ExpressionFilter &taken) {
+	Predicate all;
+	all.kind = Predicate::Kind::AND;
+	all.children.push_back(taken.predicate);
+	for (idx_t j = 0; j < filters.size(); j++) {
+		idx_t field;
+		Predicate p;
+		if (j != self && OneColumnPredicate(get, bind, *filters[j], field, p) && field == taken.columns[0]) {
+			all.children.push_back(std::move(p));
+		}
+	}
+	// DuckDB offers filters again once earlier ones became table filters (keyed by column id).
+	for (auto &entry : get.table_filters.filters) {
+		Predicate p;
+		bool dynamic = false;
+		if (entry.first == taken.columns[0] &&
+		    TranslateFilter(*entry.second, bind.types[entry.first], FilterUse::SCAN, p, dynamic) && !dynamic) {
+			all.children.push_back(std::move(p));
+		}
+	}
+	return all.children.size() > 1 && !vtx::compute::Satisfiable(all, bind.fields[taken.columns[0]].type);
+}
+
 } // namespace
 
 // DuckDB calls this more than once per plan (filter pushdown runs again for CTEs and for join
@@ -445,7 +487,8 @@ void ScanComplexFilter(ClientContext &context, LogicalGet &get, FunctionData *bi
 	for (idx_t i = 0; i < filters.size();) {
 		NoteNullFilter(get, bind, *filters[i]);
 		ExpressionFilter taken;
-		if (take && TakeExpression(get, bind, *filters[i], taken)) {
+		if (take && TakeExpression(get, bind, *filters[i], taken) &&
+		    !(taken.has_predicate && ContradictsOtherFilters(get, bind, filters, i, taken))) {
 			bind.expression_filters.push_back(std::move(taken));
 			filters.erase_at(i);
 			continue;
