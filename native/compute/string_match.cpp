@@ -110,33 +110,13 @@ bool LikePattern::Parse(std::string_view pattern, LikePattern &out) {
 	return true;
 }
 
-LikePattern LikePattern::Contains(std::string needle) {
+LikePattern LikePattern::Literal(std::string text, bool at_start, bool at_end) {
 	LikePattern p;
-	p.anchored_start = p.anchored_end = false;
-	if (!needle.empty()) {
-		p.segments.push_back(std::move(needle));
-	}
-	return p;
-}
-
-LikePattern LikePattern::Prefix(std::string prefix) {
-	LikePattern p;
-	p.anchored_end = false;
-	if (!prefix.empty()) {
-		p.segments.push_back(std::move(prefix));
-	} else {
-		p.anchored_start = false;
-	}
-	return p;
-}
-
-LikePattern LikePattern::Suffix(std::string suffix) {
-	LikePattern p;
-	p.anchored_start = false;
-	if (!suffix.empty()) {
-		p.segments.push_back(std::move(suffix));
-	} else {
-		p.anchored_end = false;
+	// An empty text anchors nothing: prefix(s, '') holds for every string, as '%' does.
+	p.anchored_start = at_start && !text.empty();
+	p.anchored_end = at_end && !text.empty();
+	if (!text.empty()) {
+		p.segments.push_back(std::move(text));
 	}
 	return p;
 }

@@ -22,9 +22,9 @@ struct LikePattern {
 	//! `pattern` read as LIKE without an escape character; false where it holds `_` (a character,
 	//! not a byte) or a backslash (so no escaping convention is assumed).
 	static bool Parse(std::string_view pattern, LikePattern &out);
-	static LikePattern Contains(std::string needle);
-	static LikePattern Prefix(std::string prefix);
-	static LikePattern Suffix(std::string suffix);
+	//! `text` taken literally (`%` and `_` in it are characters): contains (neither end anchored),
+	//! prefix (`at_start`) or suffix (`at_end`).
+	static LikePattern Literal(std::string text, bool at_start, bool at_end);
 
 	bool Matches(const char *s, uint64_t n) const;
 	//! `%x%` with one non-empty segment: searched across a chunk's bytes.

@@ -31,11 +31,11 @@ bool PatternOf(const BoundFunctionExpression &f, LikePattern &out, bool &negated
 	const std::string &name = f.function.name;
 	negated = false;
 	if (name == "contains") {
-		out = LikePattern::Contains(text);
+		out = LikePattern::Literal(text, false, false);
 	} else if (name == "prefix" || name == "starts_with" || name == "^@") {
-		out = LikePattern::Prefix(text);
+		out = LikePattern::Literal(text, true, false);
 	} else if (name == "suffix" || name == "ends_with") {
-		out = LikePattern::Suffix(text);
+		out = LikePattern::Literal(text, false, true);
 	} else if (name == "~~" || name == "!~~") {
 		negated = name == "!~~";
 		return LikePattern::Parse(text, out);
