@@ -292,6 +292,7 @@ describe('filters contradicted by the others on their column', () => {
     ['b IN (10, 11, 13) AND b > 20000', true],
     ['(b = 5 OR b < 3) AND b > 20000', true],
     ['b IN (10, 11, 13) OR b > 29990', false], // one filter: nothing to contradict it
+    ['b IN (10, 11) AND (b = 12 OR b = 13)', true], // two the scan could take, each the other's contradiction
     ['b IN (10, 11, 13) AND b > 12', false],
     ['b IN (10, 11, 13) AND b >= 13', false],
     ['b IN (10, 11, 13) AND b > 13', true],

@@ -24,6 +24,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <map>
+#include <set>
 
 namespace vortex {
 
@@ -425,46 +427,58 @@ void NoteNullFilter(const LogicalGet &get, ScanBindData &bind, const Expression 
 	}
 }
 
-//! `e` as an exact predicate on one file column, where it has that form.
-bool OneColumnPredicate(const LogicalGet &get, const ScanBindData &bind, const Expression &e, idx_t &field,
-                        Predicate &out) {
+//! A filter as an exact predicate on one file column, where it has that form.
+struct OneColumn {
+	bool exact = false;
+	idx_t field = 0;
+	Predicate predicate;
+};
+
+OneColumn OneColumnOf(const LogicalGet &get, const ScanBindData &bind, const Expression &e) {
+	OneColumn out;
 	if (e.IsVolatile() || e.HasParameter() || e.HasSubquery() || e.return_type != LogicalType::BOOLEAN) {
-		return false;
+		return out;
 	}
 	auto copy = e.Copy();
 	std::vector<idx_t> columns;
-	if (!BindInputs(copy, get, bind, columns) || columns.size() != 1 || columns[0] >= bind.fields.size()) {
-		return false;
+	if (BindInputs(copy, get, bind, columns) && columns.size() == 1 && columns[0] < bind.fields.size()) {
+		out.field = columns[0];
+		out.exact = ToPredicate(*copy, bind.types[out.field], out.predicate);
 	}
-	field = columns[0];
-	return ToPredicate(*copy, bind.types[field], out);
+	return out;
 }
 
-//! Whether `taken`, a predicate on one file column, holds on no row the query's other filters on
-//! that column let through (`x IN (1, 2) AND x > 5`), beside it or already table filters. Left above the scan, DuckDB's statistics
-//! then prove the conjunction empty and no scan is planned; taken, every zone would be read.
-bool ContradictsOtherFilters(const LogicalGet &get, const ScanBindData &bind, const vector<unique_ptr<Expression>> &filters,
-                             idx_t self, const ExpressionFilter &taken) {
-	Predicate all;
-	all.kind = Predicate::Kind::AND;
-	all.children.push_back(taken.predicate);
-	for (idx_t j = 0; j < filters.size(); j++) {
-		idx_t field;
-		Predicate p;
-		if (j != self && OneColumnPredicate(get, bind, *filters[j], field, p) && field == taken.columns[0]) {
-			all.children.push_back(std::move(p));
+//! The file columns whose filters contradict one another: no value satisfies all of the exact
+//! one-column predicates on them, those offered here (`single`, one per filter) and those already
+//! table filters (DuckDB offers filters again once earlier ones became table filters, keyed by
+//! column id). Such filters are left above the scan, where DuckDB's statistics prove the
+//! conjunction empty (`x IN (1, 2) AND x > 5`) and no scan is planned; taken, every zone is read.
+std::set<idx_t> ContradictedColumns(const LogicalGet &get, const ScanBindData &bind, const std::vector<OneColumn> &single) {
+	std::map<idx_t, Predicate> conjunctions;
+	for (auto &one : single) {
+		if (one.exact) {
+			auto &all = conjunctions[one.field];
+			all.kind = Predicate::Kind::AND;
+			all.children.push_back(one.predicate);
 		}
 	}
-	// DuckDB offers filters again once earlier ones became table filters (keyed by column id).
-	for (auto &entry : get.table_filters.filters) {
-		Predicate p;
-		bool dynamic = false;
-		if (entry.first == taken.columns[0] &&
-		    TranslateFilter(*entry.second, bind.types[entry.first], FilterUse::SCAN, p, dynamic) && !dynamic) {
-			all.children.push_back(std::move(p));
+	std::set<idx_t> contradicted;
+	for (auto &entry : conjunctions) {
+		const idx_t field = entry.first;
+		auto &all = entry.second;
+		for (auto &filter : get.table_filters.filters) {
+			Predicate p;
+			bool dynamic = false;
+			if (filter.first == field && TranslateFilter(*filter.second, bind.types[field], FilterUse::SCAN, p, dynamic) &&
+			    !dynamic) {
+				all.children.push_back(std::move(p));
+			}
+		}
+		if (all.children.size() > 1 && !vtx::compute::Satisfiable(all, bind.fields[field].type)) {
+			contradicted.insert(field);
 		}
 	}
-	return all.children.size() > 1 && !vtx::compute::Satisfiable(all, bind.fields[taken.columns[0]].type);
+	return contradicted;
 }
 
 } // namespace
@@ -484,11 +498,16 @@ void ScanComplexFilter(ClientContext &context, LogicalGet &get, FunctionData *bi
 			StructSubscriptsAsExtracts(context, f);
 		}
 	}
+	std::vector<OneColumn> single;
+	for (idx_t i = 0; take && i < filters.size(); i++) {
+		single.push_back(OneColumnOf(get, bind, *filters[i]));
+	}
+	const auto contradicted = ContradictedColumns(get, bind, single);
 	for (idx_t i = 0; i < filters.size();) {
 		NoteNullFilter(get, bind, *filters[i]);
 		ExpressionFilter taken;
 		if (take && TakeExpression(get, bind, *filters[i], taken) &&
-		    !(taken.has_predicate && ContradictsOtherFilters(get, bind, filters, i, taken))) {
+		    !(taken.has_predicate && contradicted.count(taken.columns[0]))) {
 			bind.expression_filters.push_back(std::move(taken));
 			filters.erase_at(i);
 			continue;
