@@ -76,8 +76,7 @@ bool SumNative(const PushedAggregate &a, const LogicalType &stored, const ScanBi
 		return a.bound_type == LogicalType::DOUBLE && a.result_type == LogicalType::DOUBLE;
 	}
 	const auto id = stored.id();
-	const bool integer_sum = id == LogicalTypeId::BOOLEAN || id == LogicalTypeId::DECIMAL || IsPlainInteger(stored) ||
-	                         id == LogicalTypeId::HUGEINT || id == LogicalTypeId::UHUGEINT;
+	const bool integer_sum = id == LogicalTypeId::BOOLEAN || id == LogicalTypeId::DECIMAL || stored.IsIntegral();
 	if (!integer_sum || stored.InternalType() == PhysicalType::UINT128) {
 		return false;
 	}
