@@ -146,7 +146,8 @@ describe('decoded zones grouped in the reader', () => {
               ((hash(i * 13) % 1000)::DOUBLE - 500) AS f,
               CASE WHEN i % 5 = 0 THEN NULL ELSE 'v' || (hash(i * 17) % 1000) END AS s,
               ((hash(i * 19) % 3)::BIGINT - 1) * 4000000000000000000 + (hash(i * 23) % 1000)::BIGINT AS big,
-              ((hash(i * 29) % 2)::UBIGINT) * 17000000000000000000 + (hash(i * 31) % 1000)::UBIGINT AS ubig
+              ((hash(i * 29) % 2)::UBIGINT) * 17000000000000000000 + (hash(i * 31) % 1000)::UBIGINT AS ubig,
+              CASE WHEN i % 11 = 0 THEN NULL ELSE ((hash(i * 37) % 256)::INTEGER - 128)::TINYINT END AS tiny
        FROM range(360000) t(i)`,
       3,
       40000,
@@ -163,6 +164,11 @@ describe('decoded zones grouped in the reader', () => {
     'SELECT color, count(*), sum(x) FROM SRC WHERE x > 20000 GROUP BY color',
     // Per-zone sums past 64 bits: the running 64-bit sum spills into 128 bits.
     'SELECT color, sum(big), avg(big), min(big), max(big), sum(ubig), min(ubig), max(ubig) FROM SRC GROUP BY color',
+    // Signed keys whose range spans zero (narrow as signed, as unsigned words not), each value
+    // column asked for a bound alone or a sum alone, with NULLs and under a filter.
+    'SELECT tiny, max(x), min(big), sum(ubig), count(*) FROM SRC GROUP BY tiny',
+    'SELECT small, min(x), max(big), count(x) FROM SRC GROUP BY small',
+    'SELECT tiny, max(x), sum(big), min(ubig) FROM SRC WHERE x > 0 GROUP BY tiny',
   ];
   it.each(QUERIES)('%s', async (shape) => {
     const sql = (from: string) => `${shape.replace('SRC', from)} ORDER BY ALL`;

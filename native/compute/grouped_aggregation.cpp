@@ -118,37 +118,51 @@ struct MappedKey {
 	std::vector<uint32_t> slot; //! per id of the input: its row of `values`, kNoId where no row that counts has it
 };
 
-//! Values of a narrow range (as unsigned integers of their width, which keeps equality) are
-//! their own ids: value - smallest, no hashing. False when the range is too wide for that.
-template <class T>
+//! Values of a narrow range are their own ids: value - smallest, no hashing. False when the
+//! range is too wide for that. `O` is the values' order (signed types' ranges around zero are
+//! narrow only in theirs); ids are differences of the unsigned words `U`, which keep equality.
+template <class U, class O>
 bool RangeIds(const DecodedColumn &c, KeyIds &out) {
-	using U = typename std::make_unsigned<T>::type;
+	static_assert(sizeof(U) == sizeof(O), "one width");
 	const uint64_t rows = c.count;
 	const uint8_t *base = c.Fixed();
-	U lo = std::numeric_limits<U>::max(), hi = 0;
+	O lo = std::numeric_limits<O>::max(), hi = std::numeric_limits<O>::lowest();
 	bool any = false;
-	for (uint64_t i = 0; i < rows; i++) {
-		U x;
-		std::memcpy(&x, base + i * sizeof(U), sizeof(U));
-		const bool valid = c.IsValid(i);
-		lo = valid && x < lo ? x : lo;
-		hi = valid && x > hi ? x : hi;
-		any |= valid;
+	if (c.all_valid) {
+		// No validity to consult: a loop the compiler vectorizes.
+		for (uint64_t i = 0; i < rows; i++) {
+			O x;
+			std::memcpy(&x, base + i * sizeof(O), sizeof(O));
+			lo = x < lo ? x : lo;
+			hi = x > hi ? x : hi;
+		}
+		any = rows > 0;
+	} else {
+		for (uint64_t i = 0; i < rows; i++) {
+			O x;
+			std::memcpy(&x, base + i * sizeof(O), sizeof(O));
+			const bool valid = c.IsValid(i);
+			lo = valid && x < lo ? x : lo;
+			hi = valid && x > hi ? x : hi;
+			any |= valid;
+		}
 	}
+	const U span = static_cast<U>(static_cast<U>(hi) - static_cast<U>(lo));
 	// Accumulators are kept per id: a range much wider than the zone would mostly be empty ones.
 	const uint64_t limit = std::min<uint64_t>(uint64_t(1) << 16, std::max<uint64_t>(256, rows));
-	if (!any || static_cast<uint64_t>(static_cast<U>(hi - lo)) >= limit) {
+	if (!any || static_cast<uint64_t>(span) >= limit) {
 		return false;
 	}
-	const auto range = static_cast<uint32_t>(static_cast<U>(hi - lo)) + 1;
+	const U first = static_cast<U>(lo);
+	const auto range = static_cast<uint32_t>(span) + 1;
 	out.direct = true;
-	out.base = lo;
+	out.base = first;
 	out.own.resize(rows);
 	if (c.all_valid) {
 		for (uint64_t i = 0; i < rows; i++) {
 			U x;
 			std::memcpy(&x, base + i * sizeof(U), sizeof(U));
-			out.own[i] = static_cast<uint32_t>(static_cast<U>(x - lo));
+			out.own[i] = static_cast<uint32_t>(static_cast<U>(x - first));
 		}
 		out.null_id = kNoId;
 		out.card = range;
@@ -156,13 +170,19 @@ bool RangeIds(const DecodedColumn &c, KeyIds &out) {
 		for (uint64_t i = 0; i < rows; i++) {
 			U x;
 			std::memcpy(&x, base + i * sizeof(U), sizeof(U));
-			out.own[i] = c.IsValid(i) ? static_cast<uint32_t>(static_cast<U>(x - lo)) : range;
+			out.own[i] = c.IsValid(i) ? static_cast<uint32_t>(static_cast<U>(x - first)) : range;
 		}
 		out.null_id = range;
 		out.card = uint64_t(range) + 1;
 	}
 	out.ids = out.own.data();
 	return true;
+}
+
+//! Signed integers in their own order; every other width as unsigned words (equal bits, equal keys).
+template <class U, class S>
+bool RangeIdsOf(bool sign, const DecodedColumn &c, KeyIds &out) {
+	return sign ? RangeIds<U, S>(c, out) : RangeIds<U, U>(c, out);
 }
 
 //! Numbers the rows' keys densely, first seen first: NULL is one key, and a row equal to the
@@ -333,25 +353,32 @@ LimbWindow WindowOf(const DecodedColumn &c) {
 	return lo > hi ? LimbWindow() : LimbWindow {lo, hi - lo + 3};
 }
 
-template <class T, bool VALIDITY, bool SELECTION>
+//! Only what the query's aggregates read is kept (a sum, bounds): a zone's rows pass once per value
+//! column, and `max(a)` beside `sum(b)` would otherwise pay for both in each. Rows that do not
+//! count (NULL, not selected) add nothing through masks rather than a branch: NULLs and filters
+//! fall where the data puts them, which no predictor follows.
+template <class T, bool VALIDITY, bool SELECTION, bool SUM, bool MINMAX>
 void IntLoop(const uint32_t *ids, const DecodedColumn &c, const uint8_t *selected, IntAcc<T> *acc) {
+	using Word = typename IntSum<T>::Word;
 	const uint8_t *base = c.Fixed();
 	for (uint64_t i = 0; i < c.count; i++) {
-		if ((SELECTION && !selected[i]) || (VALIDITY && !c.IsValid(i))) {
-			continue;
-		}
+		const bool take = (!SELECTION || selected[i] != 0) && (!VALIDITY || c.IsValid(i));
 		T x;
 		std::memcpy(&x, base + i * sizeof(T), sizeof(T));
 		auto &a = acc[ids[i]];
-		a.n++;
-		a.sum.Add(x);
-		// Branches, not selects: a group's bounds soon stop moving, and an untaken branch
-		// stores nothing.
-		if (x < a.lo) {
-			a.lo = x;
+		a.n += take;
+		if (SUM) {
+			a.sum.Add(static_cast<T>(static_cast<Word>(x) & -static_cast<Word>(take)));
 		}
-		if (x > a.hi) {
-			a.hi = x;
+		if (MINMAX) {
+			// Branches, not selects: a group's bounds soon stop moving, and an untaken branch
+			// stores nothing. `&`, not `&&`: one branch on the rare outcome.
+			if ((x < a.lo) & take) {
+				a.lo = x;
+			}
+			if ((x > a.hi) & take) {
+				a.hi = x;
+			}
 		}
 	}
 }
@@ -713,11 +740,12 @@ void ColumnIds(const ColumnType &type, const DecodedColumn &c, KeyIds &out, Grou
 		out.ids = out.own.data();
 		return;
 	}
+	const bool sign = type.Kind() == PhysicalKind::SIGNED;
 	switch (type.IsString() ? 0 : type.ByteWidth()) {
-	case 1: return (void)(RangeIds<uint8_t>(c, out) || (FixedIds(c, out, s.t8), true));
-	case 2: return (void)(RangeIds<uint16_t>(c, out) || (FixedIds(c, out, s.t16), true));
-	case 4: return (void)(RangeIds<uint32_t>(c, out) || (FixedIds(c, out, s.t32), true));
-	case 8: return (void)(RangeIds<uint64_t>(c, out) || (FixedIds(c, out, s.t64), true));
+	case 1: return (void)(RangeIdsOf<uint8_t, int8_t>(sign, c, out) || (FixedIds(c, out, s.t8), true));
+	case 2: return (void)(RangeIdsOf<uint16_t, int16_t>(sign, c, out) || (FixedIds(c, out, s.t16), true));
+	case 4: return (void)(RangeIdsOf<uint32_t, int32_t>(sign, c, out) || (FixedIds(c, out, s.t32), true));
+	case 8: return (void)(RangeIdsOf<uint64_t, int64_t>(sign, c, out) || (FixedIds(c, out, s.t64), true));
 	case 16: return FixedIds(c, out, s.t128);
 	default: return BytesIds(type, c, out, s.bytes);
 	}
@@ -1101,7 +1129,14 @@ void GroupedAggregation::AccumulateValues(size_t v, const DecodedColumn &col, co
 				acc[id] = Acc {0, {0, 0}, std::numeric_limits<T>::max(), std::numeric_limits<T>::lowest()};
 			}
 			Dispatch(col, selected, [&](auto validity, auto selection) {
-				IntLoop<T, decltype(validity)::value, decltype(selection)::value>(ids, col, selected, acc);
+				constexpr bool V = decltype(validity)::value, S = decltype(selection)::value;
+				if (!needs_minmax[v]) {
+					IntLoop<T, V, S, true, false>(ids, col, selected, acc);
+				} else if (!needs_sum[v]) {
+					IntLoop<T, V, S, false, true>(ids, col, selected, acc);
+				} else {
+					IntLoop<T, V, S, true, true>(ids, col, selected, acc);
+				}
 			});
 		};
 		WithIntegerType(type, run);
@@ -1168,9 +1203,10 @@ void GroupedAggregation::FinishValues(size_t v, const DecodedColumn &col, const 
 				ZoneStats z;
 				z.rows = s.rows[id];
 				z.nulls = z.rows - a.n;
-				z.has_int_sum = true;
-				z.int_sum = a.sum.Total();
-				if (a.n) {
+				// What IntLoop left out (needs_sum, needs_minmax) is not claimed.
+				z.has_int_sum = needs_sum[v];
+				z.int_sum = needs_sum[v] ? a.sum.Total() : 0;
+				if (a.n && needs_minmax[v]) {
 					z.has_minmax = z.minmax_exact = true;
 					z.min.assign(reinterpret_cast<const char *>(&a.lo), sizeof(T));
 					z.max.assign(reinterpret_cast<const char *>(&a.hi), sizeof(T));
