@@ -41,3 +41,26 @@ describe('string statistics', () => {
     expect(await answerText(conn, all(src))).toBe(await answerText(conn, all('s')));
   });
 });
+
+describe('cut string bounds in vortex_metadata', () => {
+  it('a bound cut inside a character shows up to the last whole one', async () => {
+    // Bounds longer than the statistics keep are cut at a byte count: with two-, three- and
+    // four-byte characters after an odd start, the cut falls inside one for some of them.
+    const dir = tempDir('vtx-cutbounds-');
+    for (const ch of ['я', '€', '😀']) {
+      for (const lead of ['a', 'ab', 'abc']) {
+        const value = lead + ch.repeat(40);
+        const file = join(dir, `${lead}-${ch.codePointAt(0)}.vtx`);
+        await conn.run(`COPY (SELECT ${sqlString(value)} AS v) TO ${sqlString(file)} (FORMAT vortex)`);
+        const rows = (await conn.runAndReadAll(`SELECT min, max, min_max_exact FROM vortex_metadata(${sqlString(file)})`)).getRowsJS();
+        const [min, max, exact] = rows[0] as [string, string, boolean];
+        expect(exact).toBe(false);
+        for (const bound of [min, max]) {
+          expect(value.startsWith(bound), `${bound} of ${value}`).toBe(true);
+          // Only what the cut took is dropped: less than one character.
+          expect(Buffer.byteLength(value.slice(0, bound.length + ch.length))).toBeGreaterThan(64);
+        }
+      }
+    }
+  });
+});

@@ -2,6 +2,7 @@
 
 #include "../../format/encodings/encoding.hpp"
 #include "../../format/file/reader.hpp"
+#include "../../format/utf8.hpp"
 #include "../duckdb_compat.hpp"
 #include "../file_io.hpp"
 #include "../metadata_cache.hpp"
@@ -109,7 +110,24 @@ Value StatValue(const LogicalType &type, const vtx::ZoneStats &stats, bool min) 
 		// A GEOMETRY's bounds are its WKB's, cut short where long: bytes, not always a geometry.
 		return Value(RawToValue(LogicalType::BLOB, min ? stats.min : stats.max).ToString());
 	}
-	return Value(RawToValue(type, min ? stats.min : stats.max).ToString());
+	const auto &raw = min ? stats.min : stats.max;
+	if (type.id() == LogicalTypeId::VARCHAR && !stats.minmax_exact) {
+		// A cut bound may end inside a character: shown up to the last whole one (still a
+		// prefix of the bound), as DuckDB refuses a VARCHAR that is not UTF-8.
+		auto bytes = reinterpret_cast<const uint8_t *>(raw.data());
+		size_t n = raw.size();
+		for (size_t back = 1; back <= 3 && back <= n; back++) {
+			if (vtx::StartsCharacter(bytes + n - back, back)) {
+				n = vtx::ValidUtf8(bytes + n - back, back) ? n : n - back;
+				break;
+			}
+		}
+		if (vtx::ValidUtf8(bytes, n)) {
+			return Value(raw.substr(0, n));
+		}
+		return Value(RawToValue(LogicalType::BLOB, raw).ToString());
+	}
+	return Value(RawToValue(type, raw).ToString());
 }
 
 //! Reads the segment, which verifies its CRC-32C and decompresses it.
