@@ -15,9 +15,10 @@ void EmitColumn(const vtx::DecodedColumn &chunk, const std::shared_ptr<vtx::Deco
                 duckdb::idx_t count, const vtx::ColumnType &type, duckdb::Vector &out);
 
 //! The same for a flat chunk whose values were deferred (DecodedColumn::deferred): decoded into
-//! `out`'s own buffer. Throws vtx::FormatError where the values are malformed.
-void EmitDeferredColumn(const vtx::DecodedColumn &chunk, duckdb::idx_t offset, duckdb::idx_t count,
-                        const vtx::ColumnType &type, duckdb::Vector &out);
+//! `out`'s own buffer, or, where they lie in a small dictionary or in long runs, handed on as a
+//! dictionary vector over those entries. Throws vtx::FormatError where the values are malformed.
+void EmitDeferredColumn(const vtx::DecodedColumn &chunk, const std::shared_ptr<vtx::DecodedColumn> &owner,
+                        duckdb::idx_t offset, duckdb::idx_t count, const vtx::ColumnType &type, duckdb::Vector &out);
 
 //! Fills `out` with the `selected` rows offset + sel[i] of `chunk` only, as a vector of
 //! `selected` rows: where a filter kept few rows of a vector, its other rows are neither

@@ -847,7 +847,7 @@ void ScanFunction(ClientContext &context, TableFunctionInput &data, DataChunk &o
 			if (id < bind.fields.size() && l.columns[c]) {
 				if (bind.uniform && l.columns[c]->deferred.encoding) {
 					try {
-						EmitDeferredColumn(*l.columns[c], l.offset, count, bind.fields[id].type, vec);
+						EmitDeferredColumn(*l.columns[c], l.columns[c], l.offset, count, bind.fields[id].type, vec);
 					} catch (vtx::FormatError &e) {
 						ThrowFileError(bind.files[l.item.file].path, e);
 					}

@@ -7,6 +7,7 @@
 #include "dictionary_builder.hpp"
 #include "encoding_internal.hpp"
 #include "fixed_width.hpp"
+#include "runs.hpp"
 #include "../scratch.hpp"
 #include "../utf8.hpp"
 #include "../vector_loops.hpp"
@@ -341,6 +342,21 @@ void DecodeCodes(const DecodedColumn &chunk, uint64_t begin, uint64_t end, uint3
 	}
 	for (uint64_t at = begin; at < end; at += kCodeBlock) {
 		DictionaryCodes(d.words, d.bw, d.size, at, std::min(kCodeBlock, end - at), codes + (at - begin));
+	}
+}
+
+void DecodeEntryIndexes(const DecodedColumn &chunk, uint64_t begin, uint64_t end, uint32_t *out) {
+	const auto &d = chunk.deferred;
+	if (d.encoding != static_cast<uint8_t>(Encoding::RLE)) {
+		return DecodeCodes(chunk, begin, end, out);
+	}
+	if (end > chunk.count || begin > end) {
+		throw std::logic_error("vortex: run indexes out of the chunk's range");
+	}
+	for (uint64_t k = begin < end ? encoding_internal::RunOf(d, begin) : 0, pos = begin; pos < end; k++) {
+		const uint64_t stop = std::min(encoding_internal::RunEnd(d, k), end);
+		std::fill(out + (pos - begin), out + (stop - begin), static_cast<uint32_t>(k));
+		pos = stop;
 	}
 }
 
