@@ -68,6 +68,7 @@ struct AggregateState {
 
 private:
 	void AddRows(const DecodedColumn &chunk, const uint8_t *selected, uint64_t begin, uint64_t end);
+	void AddDictionaryRows(const DecodedColumn &chunk, const uint8_t *selected, uint64_t begin, uint64_t end);
 };
 
 //! Proof that no order of addition of the non-NULL values the zones describe can leave

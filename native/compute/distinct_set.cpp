@@ -1,8 +1,11 @@
 #include "distinct_set.hpp"
 
+#include "../format/scratch.hpp"
+
 #include "../format/encodings/dictionary_builder.hpp"
 
 #include <cstring>
+#include <type_traits>
 
 namespace vtx {
 namespace compute {
@@ -163,9 +166,7 @@ void DistinctSet::InsertDictionary(const DecodedColumn &chunk, const uint8_t *se
 		}
 	} else {
 		for (uint64_t i = begin; i < end; i++) {
-			if ((!selected || selected[i]) && chunk.IsValid(i)) {
-				used[codes[i]] = 1;
-			}
+			used[codes[i]] |= static_cast<uint8_t>((!selected || selected[i]) && chunk.IsValid(i));
 		}
 	}
 	for (size_t e = 0; e < used.size(); e++) {
@@ -210,19 +211,47 @@ void DistinctSet::InsertDecoded(const DecodedColumn &chunk, const uint8_t *selec
 		return;
 	}
 	if (width) {
-		Reserve(end - begin);
-		uint64_t batch[256];
+		// The kept values first, a value equal to the one before it left out: clustered and
+		// run-length columns repeat in runs, and a table sized for every row of the zone (2 MiB
+		// for 122,880 rows) made each of a few hundred values' lookups a cache miss (pushed
+		// count(DISTINCT) of a 471-value TIMESTAMP was 2.3x DuckDB's own).
+		// Without a branch per row (the rows a filter keeps fall where the data puts them), and
+		// a value read at its width known when compiled, not through a call to memcpy.
+		ScratchLease lease;
+		thread_local ScratchSlot<std::vector<uint64_t>> words_slot;
+		auto &words = words_slot.value;
+		words.resize(end - begin);
 		size_t n = 0;
-		for (uint64_t i = begin; i < end; i++) {
-			if ((!selected || selected[i]) && chunk.IsValid(i)) {
-				batch[n++] = WordOf(chunk.Fixed() + i * width);
-				if (n == 256) {
-					InsertWords(batch, n);
-					n = 0;
+		auto gather = [&](auto unit) {
+			using T = decltype(unit);
+			const uint8_t *base = chunk.Fixed();
+			uint64_t prev = 0;
+			bool any = false;
+			for (uint64_t i = begin; i < end; i++) {
+				const bool take = (!selected || selected[i]) && chunk.IsValid(i);
+				uint64_t w;
+				if constexpr (std::is_same<T, void *>::value) {
+					w = WordOf(base + i * width);
+				} else {
+					T x;
+					std::memcpy(&x, base + i * sizeof(T), sizeof(T));
+					w = static_cast<uint64_t>(x);
 				}
+				words[n] = w;
+				n += take & (!any | (w != prev));
+				prev = take ? w : prev;
+				any |= take;
 			}
+		};
+		switch (width) {
+		case 1: gather(uint8_t()); break;
+		case 2: gather(uint16_t()); break;
+		case 4: gather(uint32_t()); break;
+		case 8: gather(uint64_t()); break;
+		default: gather(static_cast<void *>(nullptr)); break;
 		}
-		InsertWords(batch, n);
+		Reserve(n);
+		InsertWords(words.data(), n);
 		return;
 	}
 	if (type.IsString() && !chunk.codes.empty()) {

@@ -144,17 +144,29 @@ inline void InsertHash(HyperLogLog &registers, hash_t h) {
 
 void SketchVector(Vector &values, idx_t offset, idx_t count, const uint8_t *selected, HyperLogLog &registers) {
 	const idx_t total = offset + count;
-	Vector hashes(LogicalType::HASH, total);
-	VectorOperations::Hash(values, hashes, total);
-	hashes.Flatten(total);
-	auto data = FlatVector::GetData<hash_t>(hashes);
 	UnifiedVectorFormat format;
 	values.ToUnifiedFormat(total, format);
+	// Only the rows that count are hashed, and picked without a branch: a filter keeping half the
+	// rows at random left half the hashing wasted and a mispredicted branch every other row.
+	SelectionVector rows(total);
+	idx_t n = 0;
 	for (idx_t i = offset; i < total; i++) {
-		if ((selected && !selected[i]) || !format.validity.RowIsValid(format.sel->get_index(i))) {
-			continue;
-		}
-		InsertHash(registers, data[i]);
+		rows.set_index(n, i);
+		n += (!selected || selected[i]) && format.validity.RowIsValid(format.sel->get_index(i));
+	}
+	if (n == 0) {
+		return;
+	}
+	Vector hashes(LogicalType::HASH, total);
+	if (n == total) {
+		VectorOperations::Hash(values, hashes, total);
+	} else {
+		VectorOperations::Hash(values, hashes, rows, n);
+	}
+	hashes.Flatten(total);
+	auto data = FlatVector::GetData<hash_t>(hashes);
+	for (idx_t k = 0; k < n; k++) {
+		InsertHash(registers, data[rows.get_index(k)]);
 	}
 }
 
