@@ -99,10 +99,16 @@ const QUERIES = {
   fullScan: 'SELECT sum(id + g + x + length(s)) FROM {scan}({file})',
   // A range of 101 ids: one zone (row group) of four holds them.
   filtered: 'SELECT sum(x), count(*) FROM {scan}({file}) WHERE id BETWEEN 300000 AND 300100',
+  // Grouped and aggregated by the reader itself (pushed): g and x of every zone.
+  grouped: 'SELECT g, sum(x), count(*) FROM {scan}({file}) GROUP BY g ORDER BY g',
+  // A sum the reader filters itself (pushed), s and x of every zone.
+  filteredSum: "SELECT sum(x), count(*) FROM {scan}({file}) WHERE s = 'k3'",
   // count(*) over a hive dataset of 20 files, with a glob.
   manyFiles: 'SELECT count(*) FROM {scan}({glob})',
   // A grouped sum over the same 20 files, by their partition key.
   manyGrouped: 'SELECT p, sum(x) FROM {scan}({glob}, hive_partitioning = true) GROUP BY p ORDER BY p',
+  // Grouped by a column of the 20 files (pushed): each file lies inside its tail read.
+  manyGroupedColumn: 'SELECT x, sum(id), count(*) FROM {scan}({glob}) GROUP BY x ORDER BY x',
 } as const;
 type Query = keyof typeof QUERIES;
 const sqlOf = (q: Query, format: 'vtx' | 'parquet') =>
@@ -136,11 +142,24 @@ const EXPECTED: Record<Query, Record<'vtx' | 'parquet', { cold: Requests; warm: 
     parquet: { cold: req([2, 3], [5, 6], 0), warm: req([2, 3], 0, 0) },
   },
   filtered: {
-    // The tail, then the one zone's two columns: id and x lie more than the 16 KiB gap apart (g's
-    // segment is between them), so they are two requests, as Parquet's are (one, where the line's
-    // external file cache widens the first read over the gap to the second).
-    vtx: { cold: req(1, [2, 3], 0), warm: req(1, 0, 0) },
+    // The tail, then the one zone's two columns in one request: id and x lie apart (g's segment is
+    // between them) by less than a request's worth of bytes. Parquet reads them apart (in one,
+    // where the line's external file cache widens the first read over the gap to the second).
+    vtx: { cold: req(1, 2, 0), warm: req(1, 0, 0) },
     parquet: { cold: req([2, 3], 3, 0), warm: req([2, 3], 0, 0) },
+  },
+  grouped: {
+    // The tail, then each zone's g and x in one request (x's segment lies within a request's worth
+    // of bytes of g's): 4, where a request per column made 7, one more than Parquet's 6. The last
+    // zone's columns lie inside the tail.
+    vtx: { cold: req(1, 4, 0), warm: req(1, 0, 0) },
+    parquet: { cold: req([2, 3], 6, 0), warm: req([2, 3], 0, 0) },
+  },
+  filteredSum: {
+    // As `grouped`, s and x: 4 (7 a request per column). Parquet reads the two columns of each row
+    // group apart.
+    vtx: { cold: req(1, 4, 0), warm: req(1, 0, 0) },
+    parquet: { cold: req([2, 3], 10, 0), warm: req([2, 3], 0, 0) },
   },
   manyFiles: {
     // No HEAD: the glob's listing (size, ETag, last-modified) goes with each path to OpenFile, as
@@ -151,6 +170,12 @@ const EXPECTED: Record<Query, Record<'vtx' | 'parquet', { cold: Requests; warm: 
   },
   manyGrouped: {
     // Answered from the files' statistics (pushed): what counts is opening them, as above.
+    vtx: { cold: req(0, 20, 1), warm: req(0, 0, 1) },
+    parquet: { cold: req(0, 20, 1), warm: req(0, 0, 1) },
+  },
+  manyGroupedColumn: {
+    // Each file lies inside its tail read, which DuckDB's external file cache keeps: the scan's reads
+    // fetch nothing more, one GET a file as Parquet's.
     vtx: { cold: req(0, 20, 1), warm: req(0, 0, 1) },
     parquet: { cold: req(0, 20, 1), warm: req(0, 0, 1) },
   },
@@ -349,6 +374,34 @@ describe('many files on the simulated store', () => {
     expect(hooks.simStoreStats(h)).toMatchObject({ get: FILES, concurrent: 1 });
   });
 
+  it('a grouped query over files larger than their tail read: per file the tail, then its columns in one request', async () => {
+    // g and x apart, a string column of about 0.7 MB between them, another after x: neither lies
+    // inside the tail.
+    const WIDE = 12;
+    const ROWS_EACH = 40_000;
+    const d = join(dir, 'wide');
+    const setup = await storeDb();
+    for (let p = 0; p < WIDE; p++) {
+      mkdirSync(join(d, `p=${p}`), { recursive: true });
+      const part = `SELECT i % 7 AS g, md5(i::VARCHAR) AS pad, i % 1000 AS x, md5((i + 1)::VARCHAR) AS pad2
+        FROM range(${p * ROWS_EACH}, ${(p + 1) * ROWS_EACH}) r(i)`;
+      for (const format of ['vtx', 'parquet']) {
+        await setup.run(`COPY (${part}) TO ${sqlString(join(d, `p=${p}`, `f.${format}`))} (FORMAT ${format === 'vtx' ? 'vortex' : 'parquet'})`);
+      }
+    }
+    const sql = (format: string) =>
+      `SELECT g, sum(x), count(*) FROM ${format === 'vtx' ? 'vortex_scan' : 'read_parquet'}(${url(join(d, '**', `*.${format}`))}) GROUP BY g ORDER BY g`;
+    // Every file holds as many rows, so as many zones: a request for each, after the tail.
+    const zones = Number((await rows(setup, `SELECT count(DISTINCT zone) FROM vortex_metadata(${sqlString(join(d, 'p=0', 'f.vtx'))})`))[0][0]);
+    const [vtx] = await measure([sql('vtx')]);
+    const [parquet] = await measure([sql('parquet')]);
+    if (PRINT) console.log('wide', JSON.stringify({ vtx: vtx.counts, parquet: parquet.counts }));
+    expect(vtx.answer).toEqual(parquet.answer);
+    expect(vtx.counts).toMatchObject({ head: 0, get: WIDE * (1 + zones), list: 1 });
+    expect(vtx.counts.get).toBeLessThanOrEqual(2 * WIDE);
+    expect(vtx.counts.get).toBeLessThanOrEqual(parquet.counts.get);
+  });
+
   /** 70 files (more than the 64 whose handles a scan keeps from its bind), of four zones each. */
   const many = join(dir, 'many');
   let made = false;
@@ -431,7 +484,7 @@ describe('faults on the simulated store', () => {
     ['a changed file (httpfs checks the ETag)', (after, object) => ({ kind: 'change', after, object, replacement: join(dir, 'u.vtx') })],
     ['a changed file (no ETag check)', (after, object) => ({ kind: 'change', after, object, replacement: join(dir, 'u.vtx'), checkEtag: false })],
   ];
-  const sweep = ['fullScan', 'filtered'] as const;
+  const sweep = ['fullScan', 'filtered', 'grouped'] as const;
 
   /** Runs `sql` with the fault armed: its answer, or the error's message. */
   async function withFault(sql: string, fault: Fault): Promise<{ answer?: unknown[][]; error?: string }> {

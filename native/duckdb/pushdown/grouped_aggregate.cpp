@@ -13,8 +13,10 @@
 #include "verified_summaries.hpp"
 #include "zone_filters.hpp"
 #include "../type_mapping.hpp"
+#include "../zone_fetch.hpp"
 #include "duckdb/execution/expression_executor.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <mutex>
@@ -84,7 +86,7 @@ const vtx::DecodedColumn &ZoneDecoder::operator()(idx_t field) {
 	}
 	auto &chunk = buffers[field];
 	try {
-		vtx::ReadChunk(*file.source, *file.meta, zone, field, chunk);
+		vtx::ReadChunk(reader, *file.meta, zone, field, chunk);
 	} catch (vtx::FormatError &e) {
 		ThrowFileError(path, e);
 	}
@@ -104,7 +106,7 @@ const vtx::DecodedColumn &ZoneDecoder::Coded(idx_t field) {
 	// Buffers of coded chunks are kept apart from decoded ones (a field's are both, zone to zone).
 	auto &out = buffers[~field];
 	try {
-		vtx::ReadChunk(*file.source, *file.meta, zone, field, out, nullptr, nullptr, true);
+		vtx::ReadChunk(reader, *file.meta, zone, field, out, nullptr, nullptr, true);
 		if (out.deferred.encoding == static_cast<uint8_t>(vtx::Encoding::DICTIONARY)) {
 			out.codes.resize(out.count);
 			vtx::DecodeCodes(out, 0, out.count, out.codes.data());
@@ -116,6 +118,14 @@ const vtx::DecodedColumn &ZoneDecoder::Coded(idx_t field) {
 	}
 	coded[field] = &out;
 	return out;
+}
+
+void FetchFields(ZoneFetch &fetch, const vtx::FileMetadata &meta, idx_t zone, std::vector<idx_t> &fields) {
+	std::sort(fields.begin(), fields.end());
+	fields.erase(std::unique(fields.begin(), fields.end()), fields.end());
+	for (auto f : fields) {
+		fetch.Add(meta, zone, f);
+	}
 }
 
 //! The filters of a grouped scan over its plain file columns.
@@ -392,7 +402,23 @@ void AccumulateZone(const GroupedBindData &bind, const GroupedGlobalState &g, co
 	auto &meta = *file.meta;
 	auto &path = bind.files[item.file].path;
 	const uint64_t rows = meta.zones[item.zone].rows;
-	ZoneDecoder column(file, item.zone, path, l.buffers);
+	// Every column read below, in as few requests as the zone's layout allows on a remote file:
+	// the filter's too, though rows passing none would leave the others unread (a request costs more).
+	ZoneFetch fetch(*file.source);
+	if (file.source->Remote()) {
+		std::vector<idx_t> fields;
+		if (item.match == ZoneMatch::SOME) {
+			l.filter.Fields(item.matches, fields);
+		}
+		for (auto k : bind.keys) {
+			if (!bind.IsHive(k)) {
+				fields.push_back(k);
+			}
+		}
+		fields.insert(fields.end(), g.values.fields.begin(), g.values.fields.end());
+		FetchFields(fetch, meta, item.zone, fields);
+	}
+	ZoneDecoder column(file, item.zone, path, l.buffers, &fetch.Fetch(path));
 	// Rows of a straddling zone that pass every filter (none: nothing to group; all: no mask).
 	auto match = item.match;
 	if (match == ZoneMatch::SOME) {

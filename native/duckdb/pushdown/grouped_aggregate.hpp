@@ -64,9 +64,11 @@ duckdb::TableFunction GetGroupedAggregateFunction();
 //! keeps from zone to zone (fresh zone-sized buffers cost a page fault per page).
 class ZoneDecoder {
 public:
+	//! Reads from `reader` where given (the zone fetched beforehand, zone_fetch.hpp), else from the
+	//! file's source.
 	ZoneDecoder(const PlannedFile &file, duckdb::idx_t zone, const std::string &path,
-	            std::map<duckdb::idx_t, vtx::DecodedColumn> &buffers)
-	    : file(file), zone(zone), path(path), buffers(buffers) {
+	            std::map<duckdb::idx_t, vtx::DecodedColumn> &buffers, vtx::InputSource *reader = nullptr)
+	    : file(file), reader(reader ? *reader : *file.source), zone(zone), path(path), buffers(buffers) {
 	}
 	//! Column `field` of the zone; a corrupt segment is an error naming the file.
 	const vtx::DecodedColumn &operator()(duckdb::idx_t field);
@@ -77,12 +79,17 @@ public:
 
 private:
 	const PlannedFile &file;
+	vtx::InputSource &reader;
 	duckdb::idx_t zone;
 	const std::string &path;
 	std::map<duckdb::idx_t, vtx::DecodedColumn> &buffers;
 	std::map<duckdb::idx_t, const vtx::DecodedColumn *> decoded;
 	std::map<duckdb::idx_t, const vtx::DecodedColumn *> coded; //! by Coded, where not in `decoded`
 };
+
+class ZoneFetch;
+//! Lists with `fetch` file columns `fields` of a zone, each once (sorted and deduplicated here).
+void FetchFields(ZoneFetch &fetch, const vtx::FileMetadata &meta, duckdb::idx_t zone, std::vector<duckdb::idx_t> &fields);
 
 class ZoneFilter;
 //! One thread's view of a grouped scan's filters.

@@ -10,10 +10,12 @@
 #include "zone_filters.hpp"
 #include "../file_io.hpp"
 #include "../metadata_cache.hpp"
+#include "../zone_fetch.hpp"
 #include "plan.hpp"
 #include "../type_mapping.hpp"
 #include "duckdb/execution/partition_info.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <mutex>
@@ -170,8 +172,30 @@ void AccumulateStraddling(const PushedBindData &bind, const std::vector<PlannedF
 	auto &file = files[item.file];
 	auto &meta = *file.meta;
 	auto &path = bind.files[item.file].path;
+	// Every column read below, in as few requests as the zone's layout allows on a remote file:
+	// the filter's and the aggregates', though rows passing none would leave the latter unread (a
+	// request costs more).
+	ZoneFetch fetch(*file.source);
+	if (file.source->Remote()) {
+		auto &zone = meta.zones[item.zone];
+		std::vector<idx_t> fields;
+		if (!item.whole) {
+			filter.Fields(item.matches, fields);
+		}
+		for (auto &entry : acc.states) {
+			if (!item.whole || !entry.second.Suffices(bind.Chunk(zone, entry.first).stats)) {
+				fields.push_back(entry.first);
+			}
+		}
+		std::sort(fields.begin(), fields.end());
+		fields.erase(std::unique(fields.begin(), fields.end()), fields.end());
+		for (auto f : fields) {
+			fetch.Add(bind.Chunk(zone, f), bind.FieldType(f));
+		}
+	}
+	auto &reader = fetch.Fetch(path);
 	if (item.whole) {
-		AddWholeZone(bind, *file.source, meta, item.zone, path, acc);
+		AddWholeZone(bind, reader, meta, item.zone, path, acc);
 		return;
 	}
 	// Decode buffers are kept per thread: fresh zone-sized buffers cost a page fault per page.
@@ -189,7 +213,7 @@ void AccumulateStraddling(const PushedBindData &bind, const std::vector<PlannedF
 		auto &chunk = buffers[field];
 		decoded[field] = &chunk;
 		try {
-			bind.Read(*file.source, meta, item.zone, field, chunk, rows);
+			bind.Read(reader, meta, item.zone, field, chunk, rows);
 		} catch (vtx::FormatError &e) {
 			ThrowFileError(path, e);
 		}
@@ -201,7 +225,7 @@ void AccumulateStraddling(const PushedBindData &bind, const std::vector<PlannedF
 		return;
 	}
 	if (match == ZoneMatch::ALL) {
-		AddWholeZone(bind, *file.source, meta, item.zone, path, acc);
+		AddWholeZone(bind, reader, meta, item.zone, path, acc);
 		return;
 	}
 	const uint64_t rows = meta.zones[item.zone].rows;

@@ -4,6 +4,7 @@
 #include "../../compute/zone_mask.hpp"
 #include "../../format/file/reader.hpp"
 #include "plan.hpp"
+#include "../zone_fetch.hpp"
 #include "duckdb_semantics.hpp"
 #include "zone_filters.hpp"
 #include "../type_mapping.hpp"
@@ -125,7 +126,17 @@ void GroupZone(const GroupedBindData &bind, SortedGlobalState &g, SortedLocalSta
 	auto &meta = *file.meta;
 	auto &zone = meta.zones[item.zone];
 	auto &path = bind.files[item.file].path;
-	ZoneDecoder column(file, item.zone, path, l.buffers);
+	// The zone's columns in as few requests as its layout allows on a remote file (zone_fetch.hpp).
+	ZoneFetch fetch(*file.source);
+	if (file.source->Remote()) {
+		std::vector<idx_t> fields(g.value_fields.begin(), g.value_fields.end());
+		fields.push_back(bind.keys[0]);
+		if (item.match == ZoneMatch::SOME) {
+			l.filter.Fields(item.matches, fields);
+		}
+		FetchFields(fetch, meta, item.zone, fields);
+	}
+	ZoneDecoder column(file, item.zone, path, l.buffers, &fetch.Fetch(path));
 	l.groups.Clear(g.specs.size());
 	l.next = l.end = 0;
 	auto match = item.match;

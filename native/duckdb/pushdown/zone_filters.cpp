@@ -48,6 +48,24 @@ ZoneMatch ZoneFilter::Classify(const vtx::ZoneMeta &zone, idx_t file, std::vecto
 	return match;
 }
 
+void ZoneFilter::Fields(const std::vector<ZoneMatch> &matches, std::vector<idx_t> &out) const {
+	for (idx_t k = 0; k < predicates.size(); k++) {
+		if (matches[k] != ZoneMatch::ALL) {
+			out.push_back(predicates[k].field);
+		}
+	}
+	for (idx_t k = 0; k < expressions.size(); k++) {
+		if (matches[predicates.size() + k] == ZoneMatch::ALL) {
+			continue;
+		}
+		for (auto id : expressions[k].columns) {
+			if (id < fields.size()) {
+				out.push_back(id);
+			}
+		}
+	}
+}
+
 ZoneMatch ZoneFilter::Filter(const vtx::ZoneMeta &zone, idx_t file, const std::vector<ZoneMatch> &matches,
                              const std::function<const vtx::DecodedColumn &(idx_t field)> &column,
                              vtx::compute::ZoneMask &mask) {

@@ -38,6 +38,8 @@ public:
 	//! Evaluates the filters a zone straddles on its rows (`column` decodes a file column of the
 	//! zone, whole) into `mask`, begun here: NONE where no row passes, ALL where every row does
 	//! (the zone may then be answered as a whole), SOME otherwise.
+	//! Appends the fields Filter asks `column` for, given the same `matches` (a field may repeat).
+	void Fields(const std::vector<vtx::compute::ZoneMatch> &matches, std::vector<duckdb::idx_t> &out) const;
 	vtx::compute::ZoneMatch Filter(const vtx::ZoneMeta &zone, duckdb::idx_t file,
 	                               const std::vector<vtx::compute::ZoneMatch> &matches,
 	                               const std::function<const vtx::DecodedColumn &(duckdb::idx_t field)> &column,

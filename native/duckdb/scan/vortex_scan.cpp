@@ -12,6 +12,7 @@
 #include "../file_io.hpp"
 #include "../file_tasks.hpp"
 #include "../metadata_cache.hpp"
+#include "../zone_fetch.hpp"
 #include "plan_guard.hpp"
 #include "scan_bind_data.hpp"
 #include "../type_mapping.hpp"
@@ -657,7 +658,7 @@ bool NextZone(ClientContext &context, const ScanBindData &bind, ScanGlobalState 
 				}
 			}
 			try {
-				prefetched.Fetch(l.segments);
+				prefetched.Fetch(l.segments, kRemoteGap);
 			} catch (vtx::FormatError &e) {
 				ThrowFileError(bind.files[l.item.file].path, e);
 			}

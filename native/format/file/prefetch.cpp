@@ -8,8 +8,8 @@ namespace vtx {
 namespace {
 
 //! ReadStream's walk (reader.cpp): the stream's segment, then its children's, where read.
-void StreamSegments(const ChunkMeta &chunk, const ColumnType &type, const StreamSelection *selection,
-                    std::vector<ByteRange> &out) {
+void SelectedSegments(const ChunkMeta &chunk, const ColumnType &type, const StreamSelection *selection,
+                      std::vector<ByteRange> &out) {
 	out.push_back(ByteRange {chunk.offset, chunk.stored_size});
 	auto &children = type.Children();
 	if (children.empty() || chunk.children.size() != children.size()) {
@@ -21,7 +21,7 @@ void StreamSegments(const ChunkMeta &chunk, const ColumnType &type, const Stream
 		if (partial && !selection->children[i].included) {
 			continue;
 		}
-		StreamSegments(chunk.children[i], children[i].type, partial ? &selection->children[i] : nullptr, out);
+		SelectedSegments(chunk.children[i], children[i].type, partial ? &selection->children[i] : nullptr, out);
 	}
 }
 
@@ -32,7 +32,11 @@ void ChunkSegments(const FileMetadata &meta, size_t zone, size_t column, const S
 	if (zone >= meta.zones.size() || column >= meta.zones[zone].chunks.size() || column >= meta.fields.size()) {
 		return; // ReadChunk reports it
 	}
-	StreamSegments(meta.zones[zone].chunks[column], meta.fields[column].type, selection, out);
+	SelectedSegments(meta.zones[zone].chunks[column], meta.fields[column].type, selection, out);
+}
+
+void StreamSegments(const ChunkMeta &chunk, const ColumnType &type, std::vector<ByteRange> &out) {
+	SelectedSegments(chunk, type, nullptr, out);
 }
 
 std::vector<ByteRange> Coalesce(std::vector<ByteRange> ranges, uint64_t gap) {

@@ -1,8 +1,8 @@
 // Coalesced reads (issue 58): on object storage every read is a request of tens of milliseconds,
-// so the segments a zone's scan is about to read, where they lie close together in the file,
-// are fetched in one read and the segment reads are then served from it. Gaps up to
-// kCoalesceGap between two segments are read too (as DuckDB's Parquet reader merges column
-// chunks within 16 KiB); nothing else the query does not need is read.
+// so the segments a zone's readers are about to read, where they lie close together in the file,
+// are fetched in one read and the segment reads are then served from it. How far apart two
+// segments may lie and still be read together (the gap read with them) is the caller's choice:
+// what a request costs against reading the gap (native/duckdb/zone_fetch.hpp).
 #pragma once
 #include "metadata.hpp"
 #include "reader.hpp"
@@ -10,8 +10,6 @@
 #include <vector>
 
 namespace vtx {
-
-constexpr uint64_t kCoalesceGap = 16 * 1024;
 
 struct ByteRange {
 	uint64_t offset = 0;
@@ -22,9 +20,12 @@ struct ByteRange {
 //! `selection`): the column's own and those of the streams below it that are read.
 void ChunkSegments(const FileMetadata &meta, size_t zone, size_t column, const StreamSelection *selection,
                    std::vector<ByteRange> &out);
+//! The same for one stream of type `type` (ReadChunkAt's, a leaf of a struct): its segment and
+//! those of the streams below it.
+void StreamSegments(const ChunkMeta &chunk, const ColumnType &type, std::vector<ByteRange> &out);
 
 //! Sorts `ranges` and merges those that overlap or lie within `gap` bytes of each other.
-std::vector<ByteRange> Coalesce(std::vector<ByteRange> ranges, uint64_t gap = kCoalesceGap);
+std::vector<ByteRange> Coalesce(std::vector<ByteRange> ranges, uint64_t gap);
 
 //! A source that serves reads lying inside ranges fetched beforehand (Fetch) from memory, and
 //! any other read from the source it wraps.
@@ -41,7 +42,7 @@ public:
 	void ReadAt(uint64_t offset, uint8_t *dst, size_t n) override;
 	//! Reads each range of `runs` (Coalesce's output) that merges more than one segment of
 	//! `segments` in one read; a lone segment is left to its own read. Drops what was held before.
-	void Fetch(const std::vector<ByteRange> &segments, uint64_t gap = kCoalesceGap);
+	void Fetch(const std::vector<ByteRange> &segments, uint64_t gap);
 
 private:
 	struct Run {
