@@ -7,7 +7,7 @@
 // object that changes in the middle of a query give an error naming the file, never a wrong
 // answer or a crash.
 import { DuckDBConnection, DuckDBInstance, version } from '@duckdb/node-api';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { registerVortex } from '../src/index';
@@ -400,6 +400,27 @@ describe('many files on the simulated store', () => {
     expect(vtx.counts).toMatchObject({ head: 0, get: WIDE * (1 + zones), list: 1 });
     expect(vtx.counts.get).toBeLessThanOrEqual(2 * WIDE);
     expect(vtx.counts.get).toBeLessThanOrEqual(parquet.counts.get);
+
+    // Files no larger than vortex_remote_whole_file_size are read whole when opened: one GET a file,
+    // its bytes the files' sizes; the columns then come from DuckDB's external file cache.
+    const sizes = Array.from({ length: WIDE }, (_, p) => statSync(join(d, `p=${p}`, 'f.vtx')).size);
+    const conn = await storeDb();
+    const h = native(conn);
+    await conn.run(`SET vortex_remote_whole_file_size = ${Math.max(...sizes)}`);
+    hooks.resetSimStore(h);
+    expect(await rows(conn, sql('vtx'))).toEqual(vtx.answer);
+    expect(hooks.simStoreStats(h)).toMatchObject({ head: 0, get: WIDE, list: 1, bytes: sizes.reduce((a, b) => a + b) });
+    hooks.resetSimStore(h);
+    expect(await rows(conn, sql('vtx'))).toEqual(vtx.answer);
+    expect(hooks.simStoreStats(h)).toMatchObject({ get: 0 }); // warm
+    // A file one byte larger than the setting is opened with its tail, as by default.
+    const smallest = Math.min(...sizes);
+    const other = await storeDb();
+    await other.run(`SET vortex_remote_whole_file_size = ${smallest - 1}`);
+    hooks.resetSimStore(native(other));
+    await rows(other, `SELECT count(*) FROM vortex_scan(${url(join(d, '**', '*.vtx'))})`);
+    expect(hooks.simStoreStats(native(other))).toMatchObject({ get: WIDE, bytes: WIDE * 64 * 1024 });
+    await expect(other.run("SET vortex_remote_whole_file_size = 'lots'")).rejects.toThrow(/vortex_remote_whole_file_size/);
   });
 
   /** 70 files (more than the 64 whose handles a scan keeps from its bind), of four zones each. */

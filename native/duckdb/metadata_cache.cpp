@@ -239,7 +239,10 @@ std::shared_ptr<const vtx::FileMetadata> GetMetadata(FileSource &source, size_t 
 	std::vector<uint8_t> tail;
 	std::shared_ptr<const vtx::FileMetadata> meta;
 	try {
-		tail = vtx::ReadTail(source);
+		// A small remote file may be read whole here, as the setting asks: its columns then come from
+		// DuckDB's external file cache, which keeps this read, at no further request.
+		const bool whole = source.Cached() && size <= RemoteWholeFileSize(context);
+		tail = vtx::ReadTail(source, whole ? size : vtx::kTailRead);
 		meta = std::make_shared<const vtx::FileMetadata>(vtx::ReadMetadata(source, tail));
 	} catch (vtx::FormatError &e) {
 		ThrowFileError(source.Path(), e);

@@ -10,6 +10,11 @@ void CheckCacheSize(ClientContext &, SetScope, Value &parameter) {
 		ParseCacheSize(parameter.ToString());
 	}
 }
+void CheckWholeFileSize(ClientContext &, SetScope, Value &parameter) {
+	if (!parameter.IsNull()) {
+		ParseCacheSize(parameter.ToString(), Setting::REMOTE_WHOLE_FILE_SIZE);
+	}
+}
 } // namespace
 
 const SettingSpec kSettings[] = {
@@ -33,8 +38,8 @@ const SettingSpec *FindSetting(const std::string &name) {
 	return nullptr;
 }
 
-size_t ParseCacheSize(const std::string &text) {
-	const char *setting = SpecOf(Setting::METADATA_CACHE_SIZE).name;
+size_t ParseCacheSize(const std::string &text, Setting id) {
+	const char *setting = SpecOf(id).name;
 	auto t = StringUtil::Lower(text);
 	StringUtil::Trim(t);
 	if (t.empty()) {
@@ -75,6 +80,11 @@ bool OwnValue(ClientContext &context, const SettingSpec &spec) {
 
 size_t MetadataCacheLimit(ClientContext &context) {
 	return ParseCacheSize(CurrentValue(context, SpecOf(Setting::METADATA_CACHE_SIZE)).ToString());
+}
+
+uint64_t RemoteWholeFileSize(ClientContext &context) {
+	const auto id = Setting::REMOTE_WHOLE_FILE_SIZE;
+	return ParseCacheSize(CurrentValue(context, SpecOf(id)).ToString(), id);
 }
 
 void RegisterSettings(DBConfig &config) {

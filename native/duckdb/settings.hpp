@@ -45,7 +45,11 @@ namespace vortex {
 	  "recently used evicted first, 0 disables")                                                                      \
 	X(SEGMENT_CACHE, "vortex_segment_cache", BOOLEAN, "true", false, "", nullptr,                                     \
 	  "Keep decompressed .vtx segments that queries read more than once in memory for later queries (at most "        \
-	  "256 MiB, released a second after the last scan ends)")
+	  "256 MiB, released a second after the last scan ends)")                                                         \
+	X(REMOTE_WHOLE_FILE_SIZE, "vortex_remote_whole_file_size", VARCHAR, "0", false, "", CheckWholeFileSize,             \
+	  "A remote .vtx file (object storage) no larger than this is read whole when opened, in the one request its "     \
+	  "footer takes, and kept in DuckDB's external file cache: a query reading its columns then makes no further "     \
+	  "request (like memory_limit: '1MiB'; 0, the default: its last 64 KiB)")
 
 enum class Setting : uint8_t {
 #define VORTEX_SETTING_ID(id, ...) id,
@@ -80,8 +84,10 @@ bool SettingEnabled(duckdb::ClientContext &context, const std::string &name);
 
 //! vortex_metadata_cache_size for this context (SET, SET GLOBAL or the default), in bytes.
 size_t MetadataCacheLimit(duckdb::ClientContext &context);
-//! Parses a cache size, as for memory_limit ('64MiB', '1GB') or a number of bytes; throws an
-//! InvalidInputException naming the setting when invalid.
-size_t ParseCacheSize(const std::string &text);
+//! vortex_remote_whole_file_size in bytes (0: off).
+uint64_t RemoteWholeFileSize(duckdb::ClientContext &context);
+//! Parses a size, as for memory_limit ('64MiB', '1GB') or a number of bytes; throws an
+//! InvalidInputException naming setting `id` when invalid.
+size_t ParseCacheSize(const std::string &text, Setting id = Setting::METADATA_CACHE_SIZE);
 
 } // namespace vortex

@@ -11,12 +11,12 @@
 
 namespace vtx {
 
-std::vector<uint8_t> ReadTail(InputSource &source) {
+std::vector<uint8_t> ReadTail(InputSource &source, uint64_t want) {
 	const auto size = source.Size();
 	if (size < kHeaderSize + kTrailerSize) {
 		throw FormatError("file is too small to be a .vtx file (" + std::to_string(size) + " bytes)");
 	}
-	std::vector<uint8_t> tail(static_cast<size_t>(std::min<uint64_t>(size, kTailRead)));
+	std::vector<uint8_t> tail(static_cast<size_t>(std::min<uint64_t>(size, std::max<uint64_t>(want, kTailRead))));
 	source.ReadAt(size - tail.size(), tail.data(), tail.size());
 	return tail;
 }

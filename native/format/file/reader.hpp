@@ -24,8 +24,8 @@ public:
 //! widest files, the whole footer in one request (each read is one GET on object storage).
 constexpr size_t kTailRead = 64 * 1024;
 
-//! The last min(size, kTailRead) bytes of the file, in one read (at least the trailer).
-std::vector<uint8_t> ReadTail(InputSource &source);
+//! The last min(size, max(want, kTailRead)) bytes of the file, in one read (at least the trailer).
+std::vector<uint8_t> ReadTail(InputSource &source, uint64_t want = kTailRead);
 //! The file's metadata from its tail (ReadTail): a second read only where the footer is longer.
 //! The trailer's magic and the footer's checksum identify the file; the header is not read.
 FileMetadata ReadMetadata(InputSource &source, const std::vector<uint8_t> &tail);
