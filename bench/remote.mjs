@@ -3,8 +3,8 @@
 // costing --latency ms plus its bytes at --bandwidth MB/s per stream. For each query: requests
 // (HEAD/GET/LIST), bytes and wall time, cold (a fresh database: no cache but the process's) and
 // warm (the same query again on it), at each thread count.
-// node bench/remote.mjs [--rows=2000000] [--files=50] [--latency=30] [--bandwidth=100] [--threads=1,2,8] [--only=one|hive]
-// (--only: the one-file queries or the many-file ones alone)
+// node bench/remote.mjs [--rows=2000000] [--files=50] [--latency=30] [--bandwidth=100] [--threads=1,2,8] [--only=one|hive] [--whole=SIZE]
+// (--only: the one-file queries or the many-file ones alone; --whole: vortex_remote_whole_file_size)
 import { DuckDBInstance, version } from '@duckdb/node-api';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import { connectionHandle } from '../dist/connection.js';
 import { loadAddon } from '../dist/native.js';
 import { connect, dataDir, fmtMs, machine, parseArgs, q, table } from './common.mjs';
 
-const args = parseArgs({ rows: 2_000_000, files: 50, latency: 30, bandwidth: 100, threads: '1,2,8', only: 'all' });
+const args = parseArgs({ rows: 2_000_000, files: 50, latency: 30, bandwidth: 100, threads: '1,2,8', only: 'all', whole: '0' });
 const hooks = loadAddon(version()).__test;
 const dir = dataDir(`remote-${args.rows}-${args.files}`);
 
@@ -61,6 +61,7 @@ async function storeDb(threads) {
   await registerVortex(conn);
   const h = connectionHandle(conn, 'bench');
   hooks.enableSimStore(h, { latencyMs: args.latency, bandwidthMBps: args.bandwidth });
+  if (String(args.whole) !== '0') await conn.run(`SET vortex_remote_whole_file_size = ${q(String(args.whole))}`);
   return { conn, h };
 }
 
@@ -76,7 +77,7 @@ async function run(conn, h, sql) {
 const same = (_, v) => (typeof v === 'bigint' ? String(v) : typeof v === 'number' ? Number(v.toPrecision(9)) : v);
 const fmtBytes = (n) => (n < 1024 ? `${n} B` : n < 1 << 20 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / (1 << 20)).toFixed(1)} MiB`);
 const fmtReq = ({ head, get, list }) => `${head}/${get}/${list}`;
-console.log(`# remote: ${args.rows.toLocaleString()} rows in one file and in ${args.files} hive files, simulated store at ${args.latency} ms a request and ${args.bandwidth} MB/s a stream; ${machine()}`);
+console.log(`# remote: ${args.rows.toLocaleString()} rows in one file and in ${args.files} hive files, simulated store at ${args.latency} ms a request and ${args.bandwidth} MB/s a stream; vortex_remote_whole_file_size ${args.whole}; ${machine()}`);
 console.log('requests as HEAD/GET/LIST; cold: a fresh database; warm: the same query again on it\n');
 for (const threads of String(args.threads).split(',').map(Number)) {
   const out = [['query', 'vtx cold', 'bytes', 'time', 'vtx warm', 'bytes', 'time', 'parquet cold', 'bytes', 'time', 'parquet warm', 'bytes', 'time']];
