@@ -563,14 +563,19 @@ std::vector<uint8_t> EntryTruth(const Predicate &p, const ColumnType &type, cons
 //! out[i] = the truth of row `begin + i`'s code (`codes[i]`), or of NULL, for m rows.
 void LookUpRows(const std::vector<uint8_t> &table, const DecodedColumn &chunk, const uint32_t *codes, uint64_t begin,
                 uint64_t m, uint8_t *out) {
+	// Through local pointers: a byte store may alias the vectors' own, which would be loaded again
+	// for every row.
+	const uint8_t *truth = table.data();
 	const uint8_t null_truth = table.back();
 	if (chunk.all_valid) {
 		for (uint64_t i = 0; i < m; i++) {
-			out[i] = table[codes[i]];
+			out[i] = truth[codes[i]];
 		}
 	} else {
+		const uint64_t *validity = chunk.validity.data();
 		for (uint64_t i = 0; i < m; i++) {
-			out[i] = chunk.IsValid(begin + i) ? table[codes[i]] : null_truth;
+			const uint64_t row = begin + i;
+			out[i] = (validity[row >> 6] >> (row & 63)) & 1 ? truth[codes[i]] : null_truth;
 		}
 	}
 }
