@@ -35,11 +35,11 @@ public:
 	}
 	//! ALL, NONE, or SOME with each filter's own match in `matches` (ALL ones need no evaluation).
 	vtx::compute::ZoneMatch Classify(const vtx::ZoneMeta &zone, duckdb::idx_t file, std::vector<vtx::compute::ZoneMatch> &matches);
+	//! Appends the fields Filter asks `column` for, given the same `matches` (a field may repeat).
+	void Fields(const std::vector<vtx::compute::ZoneMatch> &matches, std::vector<duckdb::idx_t> &out) const;
 	//! Evaluates the filters a zone straddles on its rows (`column` decodes a file column of the
 	//! zone, whole) into `mask`, begun here: NONE where no row passes, ALL where every row does
 	//! (the zone may then be answered as a whole), SOME otherwise.
-	//! Appends the fields Filter asks `column` for, given the same `matches` (a field may repeat).
-	void Fields(const std::vector<vtx::compute::ZoneMatch> &matches, std::vector<duckdb::idx_t> &out) const;
 	vtx::compute::ZoneMatch Filter(const vtx::ZoneMeta &zone, duckdb::idx_t file,
 	                               const std::vector<vtx::compute::ZoneMatch> &matches,
 	                               const std::function<const vtx::DecodedColumn &(duckdb::idx_t field)> &column,
