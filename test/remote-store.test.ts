@@ -142,16 +142,15 @@ const EXPECTED: Record<Query, Record<'vtx' | 'parquet', { cold: Requests; warm: 
     parquet: { cold: req([2, 3], [5, 6], 0), warm: req([2, 3], 0, 0) },
   },
   filtered: {
-    // The tail, then the one zone's two columns in one request: id and x lie apart (g's segment is
-    // between them) by less than a request's worth of bytes. Parquet reads them apart (in one,
+    // The tail, then the one zone's id and x in one request (g's small segment between them is read
+    // too); the pushed sum read them a request each before (3). Parquet reads them apart (in one,
     // where the line's external file cache widens the first read over the gap to the second).
     vtx: { cold: req(1, 2, 0), warm: req(1, 0, 0) },
     parquet: { cold: req([2, 3], 3, 0), warm: req([2, 3], 0, 0) },
   },
   grouped: {
-    // The tail, then each zone's g and x in one request (x's segment lies within a request's worth
-    // of bytes of g's): 4, where a request per column made 7, one more than Parquet's 6. The last
-    // zone's columns lie inside the tail.
+    // The tail, then each zone's g and x in one request: 4 (the last two zones' columns lie inside
+    // the tail), where a request per column made 7, one more than Parquet's 6.
     vtx: { cold: req(1, 4, 0), warm: req(1, 0, 0) },
     parquet: { cold: req([2, 3], 6, 0), warm: req([2, 3], 0, 0) },
   },
