@@ -21,14 +21,22 @@ namespace vtx {
 
 const char *EncodingName(Encoding e) {
 	switch (e) {
-	case Encoding::PLAIN: return "plain";
-	case Encoding::CONSTANT: return "constant";
-	case Encoding::FOR_BITPACK: return "for+bitpack";
-	case Encoding::RLE: return "rle";
-	case Encoding::DICTIONARY: return "dictionary";
-	case Encoding::ALP: return "alp";
+#define VTX_ENCODING_NAME(identifier, id, name, version)                                                               \
+	case Encoding::identifier: return name;
+		VTX_ENCODINGS(VTX_ENCODING_NAME)
+#undef VTX_ENCODING_NAME
 	}
 	return "unknown";
+}
+
+uint32_t EncodingVersion(Encoding e) {
+	switch (e) {
+#define VTX_ENCODING_VERSION(identifier, id, name, version)                                                            \
+	case Encoding::identifier: return version;
+		VTX_ENCODINGS(VTX_ENCODING_VERSION)
+#undef VTX_ENCODING_VERSION
+	}
+	return 1;
 }
 
 namespace encoding_internal {

@@ -7,9 +7,34 @@
 
 namespace vtx {
 
-enum class Encoding : uint8_t { PLAIN = 0, CONSTANT = 1, FOR_BITPACK = 2, RLE = 3, DICTIONARY = 4, ALP = 5 };
+//! The encodings, one row each: X(identifier, id, name, version). The id is written into files:
+//! never reuse or renumber one. The name is what vortex_metadata shows. The version is the format
+//! version that introduced the encoding: a writer marks a file that uses it with at least that
+//! version, so that older readers refuse the file up front.
+#define VTX_ENCODINGS(X)                                                                                               \
+	X(PLAIN, 0, "plain", 1)                                                                                            \
+	X(CONSTANT, 1, "constant", 1)                                                                                      \
+	X(FOR_BITPACK, 2, "for+bitpack", 1)                                                                                \
+	X(RLE, 3, "rle", 1)                                                                                                \
+	X(ALP, 5, "alp", 2)                                                                                                \
+	X(DICTIONARY, 4, "dictionary", 1)
 
+#define VTX_ENCODING_ID(identifier, id, name, version) identifier = id,
+enum class Encoding : uint8_t { VTX_ENCODINGS(VTX_ENCODING_ID) };
+#undef VTX_ENCODING_ID
+
+//! The name of an encoding id, "unknown" for an id no row has.
 const char *EncodingName(Encoding e);
+//! The format version that introduced an encoding (1 for an id no row has: the reader refuses it).
+uint32_t EncodingVersion(Encoding e);
+//! The newest version any encoding needs: the format's version is at least this.
+constexpr uint32_t NewestEncodingVersion() {
+	uint32_t newest = 1;
+#define VTX_ENCODING_VERSION(identifier, id, name, version) newest = newest > (version) ? newest : (version);
+	VTX_ENCODINGS(VTX_ENCODING_VERSION)
+#undef VTX_ENCODING_VERSION
+	return newest;
+}
 
 //! Encodes validity and values into `out` (the segment body before block compression).
 //! Returns the encoding used for the values. With `hint`, says what the encoding learnt of the

@@ -4,9 +4,11 @@
 //   "VTX1" | segments ... | footer | u32 footer length | u32 footer crc32c | "VTX1"
 #pragma once
 #include "compression.hpp"
+#include "../encodings/encoding.hpp"
 #include "../stats/stats.hpp"
 #include "../types.hpp"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,8 +20,9 @@ constexpr char kMagic[4] = {'V', 'T', 'X', '1'};
 //! float sums in zone statistics; version 5 key-value metadata in the footer; version 6 the TIME_NS
 //! type and unnamed STRUCTs; version 7 GEOMETRY; version 8 JSON and BIT. A writer marks a
 //! file with the lowest version that describes it, so older readers refuse only the files they
-//! cannot read, with a clear error.
-constexpr uint32_t kFormatVersion = 8;
+//! cannot read, with a clear error. An encoding's version is a column of its row (VTX_ENCODINGS,
+//! encodings/encoding.hpp), so that a new encoding raises the format's version where it is listed.
+constexpr uint32_t kFormatVersion = std::max<uint32_t>(8, NewestEncodingVersion());
 //! The first version with nested types and ENUM (ColumnType::NeedsVersion3).
 constexpr uint32_t kNestedVersion = 3;
 //! The first version whose float statistics hold exact sums (ZoneStats::exact_sum).

@@ -151,9 +151,7 @@ void AppendChunk(EncodedChunk &chunk, OutputSink &sink, uint64_t &position, uint
 	c.raw_size = chunk.raw_size;
 	c.codec = chunk.codec;
 	c.encoding = chunk.encoding;
-	if (c.encoding == static_cast<uint8_t>(Encoding::ALP)) {
-		version = std::max<uint32_t>(version, 2);
-	}
+	version = std::max<uint32_t>(version, EncodingVersion(static_cast<Encoding>(c.encoding)));
 	c.crc = chunk.crc;
 	c.stats = std::move(chunk.stats);
 	if (c.stats.has_sketch || c.stats.has_distinct) {
