@@ -3,6 +3,7 @@
 // codes are also what the fast paths of filters and GROUP BY work on (compute/predicate.cpp,
 // compute/grouped_aggregation.cpp). Strings' dictionaries are in encoding.cpp.
 #pragma once
+#include "dictionary_builder.hpp"
 #include "encoding.hpp"
 #include "encoding_internal.hpp"
 #include "fixed_width.hpp"
@@ -80,6 +81,61 @@ void DictionaryRowsAt(const DeferredValues &f, uint64_t base, const uint32_t *ro
 		out[i] = LoadValue<U>(f.entries + code * sizeof(U));
 	}
 }
+
+//! Tried after the others, as it is the dearest to try: its hash table is given up as soon as it
+//! holds more values than could still beat the best size so far. FOR already wins on narrow
+//! ranges, so a frame of 8 bits or fewer is not tried at all.
+struct DictionaryCodec {
+	template <class U>
+	struct Choice {
+		DictionaryBuilder<U> dict {0};
+
+		Offer Make(const FixedValues<U> &v, uint64_t best) {
+			const uint64_t n = v.n;
+			if (n < 64 || v.range_bw <= 8) {
+				return Offer {};
+			}
+			const uint64_t limit = std::min<uint64_t>({kMaxDictionary, n / 4, DictionaryBound(n, sizeof(U), best)});
+			dict = DictionaryBuilder<U>(limit);
+			auto &codes = Scratch<uint64_t>(1);
+			codes.clear();
+			const U *vals = v.vals;
+			const bool complete = BuildDictionary<U>(n, [&](uint64_t i) { return vals[i]; }, dict, codes);
+			HintFromDictionary(complete, dict.values, RawValue<U>, v.hint);
+			if (!complete) {
+				return Offer {};
+			}
+			return Offer {10 + dict.values.size() * sizeof(U) + PackedWords(n, BitWidth(dict.values.size() - 1)) * 8};
+		}
+		void Write(const FixedValues<U> &, ByteWriter &out) {
+			WriteDictionary<U>(out, dict.values, Scratch<uint64_t>(1));
+		}
+	};
+
+	template <class U>
+	static bool Decode(const ColumnType &type, uint64_t n, ByteReader &r, DecodedColumn &out, const RowRange *) {
+		U *dst = DecodedRows<U>(out, n);
+		const auto f = ReadDictionary<U>(n, r);
+		DictionaryRows<U>(f.words, f.bw, f.entries, f.size, 0, n, dst);
+		return ValuesInDomain(type, f.entries, f.size);
+	}
+
+	//! Deferred only where the dictionary's values are all in the domain.
+	template <class U>
+	static bool Defer(const ColumnType &type, uint64_t n, ByteReader &r, DeferredValues &f) {
+		f = ReadDictionary<U>(n, r);
+		return ValuesInDomain(type, f.entries, f.size);
+	}
+	template <class U>
+	static void Rows(const ColumnType &, const DeferredValues &f, uint64_t b, uint64_t e, U *dst) {
+		DictionaryRows<U>(f.words, f.bw, f.entries, f.size, b, e, dst);
+	}
+	template <class U>
+	static void RowsAt(const ColumnType &, const DeferredValues &f, uint64_t base, const uint32_t *rows, uint64_t n,
+	                   U *out) {
+		DictionaryRowsAt<U>(f, base, rows, n, out);
+	}
+};
 
 } // namespace encoding_internal
 } // namespace vtx

@@ -21,7 +21,7 @@ namespace vtx {
 
 const char *EncodingName(Encoding e) {
 	switch (e) {
-#define VTX_ENCODING_NAME(identifier, id, name, version)                                                               \
+#define VTX_ENCODING_NAME(identifier, id, name, version, codec)                                                        \
 	case Encoding::identifier: return name;
 		VTX_ENCODINGS(VTX_ENCODING_NAME)
 #undef VTX_ENCODING_NAME
@@ -31,7 +31,7 @@ const char *EncodingName(Encoding e) {
 
 uint32_t EncodingVersion(Encoding e) {
 	switch (e) {
-#define VTX_ENCODING_VERSION(identifier, id, name, version)                                                            \
+#define VTX_ENCODING_VERSION(identifier, id, name, version, codec)                                                     \
 	case Encoding::identifier: return version;
 		VTX_ENCODINGS(VTX_ENCODING_VERSION)
 #undef VTX_ENCODING_VERSION

@@ -1,5 +1,5 @@
-// Lightweight encodings of a column chunk, chosen per chunk by size:
-// plain, constant, frame-of-reference + bit-packing, run-length, dictionary.
+// Lightweight encodings of a column chunk, chosen per chunk by size: the rows of VTX_ENCODINGS,
+// each in a file of its own. Strings have plain, constant and dictionary (encoding.cpp).
 #pragma once
 #include "../bytes.hpp"
 #include "../column.hpp"
@@ -7,19 +7,21 @@
 
 namespace vtx {
 
-//! The encodings, one row each: X(identifier, id, name, version). The id is written into files:
-//! never reuse or renumber one. The name is what vortex_metadata shows. The version is the format
-//! version that introduced the encoding: a writer marks a file that uses it with at least that
-//! version, so that older readers refuse the file up front.
+//! The encodings, one row each: X(identifier, id, name, version, codec). The id is written into
+//! files: never reuse or renumber one. The name is what vortex_metadata shows. The version is the
+//! format version that introduced the encoding: a writer marks a file that uses it with at least
+//! that version, so that older readers refuse the file up front. The codec is the struct in the
+//! encoding's own file that chooses, writes and reads its fixed-width values (encoding_internal.hpp
+//! says what it provides). The choice tries the rows in this order, the first of equal sizes winning.
 #define VTX_ENCODINGS(X)                                                                                               \
-	X(PLAIN, 0, "plain", 1)                                                                                            \
-	X(CONSTANT, 1, "constant", 1)                                                                                      \
-	X(FOR_BITPACK, 2, "for+bitpack", 1)                                                                                \
-	X(RLE, 3, "rle", 1)                                                                                                \
-	X(ALP, 5, "alp", 2)                                                                                                \
-	X(DICTIONARY, 4, "dictionary", 1)
+	X(PLAIN, 0, "plain", 1, PlainCodec)                                                                                \
+	X(CONSTANT, 1, "constant", 1, ConstantCodec)                                                                       \
+	X(FOR_BITPACK, 2, "for+bitpack", 1, FrameCodec)                                                                    \
+	X(RLE, 3, "rle", 1, RunsCodec)                                                                                     \
+	X(ALP, 5, "alp", 2, AlpCodec)                                                                                      \
+	X(DICTIONARY, 4, "dictionary", 1, DictionaryCodec)
 
-#define VTX_ENCODING_ID(identifier, id, name, version) identifier = id,
+#define VTX_ENCODING_ID(identifier, id, name, version, codec) identifier = id,
 enum class Encoding : uint8_t { VTX_ENCODINGS(VTX_ENCODING_ID) };
 #undef VTX_ENCODING_ID
 
@@ -30,7 +32,7 @@ uint32_t EncodingVersion(Encoding e);
 //! The newest version any encoding needs: the format's version is at least this.
 constexpr uint32_t NewestEncodingVersion() {
 	uint32_t newest = 1;
-#define VTX_ENCODING_VERSION(identifier, id, name, version) newest = newest > (version) ? newest : (version);
+#define VTX_ENCODING_VERSION(identifier, id, name, version, codec) newest = newest > (version) ? newest : (version);
 	VTX_ENCODINGS(VTX_ENCODING_VERSION)
 #undef VTX_ENCODING_VERSION
 	return newest;

@@ -1,12 +1,17 @@
-// What the encoders and decoders of encoding.cpp, alp.hpp and fixed_width.cpp share.
+// What the encoders and decoders of encoding.cpp and of each encoding's own file share, and what
+// an encoding of fixed-width values provides to the choice and the dispatch (fixed_width_impl.hpp).
 #pragma once
 #include "bitpack.hpp"
 #include "../bytes.hpp"
 #include "../column.hpp"
+#include "../domain.hpp"
 #include "../scratch.hpp"
 #include "../stats/stats.hpp"
+#include "value_hint.hpp"
 
+#include <algorithm>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -72,6 +77,88 @@ template <class U>
 std::string RawValue(const U &v) {
 	return std::string(reinterpret_cast<const char *>(&v), sizeof(U));
 }
+
+// Whether `count` values, a superset of those an encoding can produce, all lie in the type's
+// domain. When not, nothing is decided: the decoded rows are then checked one by one (a
+// dictionary entry no row uses, or a frame wider than its values, is no error).
+template <class U>
+bool Within(const ColumnType &type, const U *values, uint64_t count) {
+	return ValuesInDomain(type, reinterpret_cast<const uint8_t *>(values), count);
+}
+
+// ---- what an encoding of fixed-width values provides --------------------------------------
+//
+// Each encoding is a struct, named in its row of VTX_ENCODINGS (encoding.hpp), with
+//   template <class U> struct Choice {
+//     Offer Make(const FixedValues<U> &v, uint64_t best); // its size, or kNoOffer
+//     void Write(const FixedValues<U> &v, ByteWriter &out); // its payload, after the id byte
+//   };
+//   template <class U> static bool Decode(const ColumnType &, uint64_t n, ByteReader &,
+//                                         DecodedColumn &out, const RowRange *range);
+// and, where its values may stay packed until a consumer asks for rows (DecodedColumn::deferred),
+// Defer, Rows and RowsAt as in KeptUnpacked, which the others inherit. Everything is templated
+// on the storage type U and dispatched once per segment, never per row.
+
+//! What the choice knows of a chunk's values before it asks the candidates: one pass over them
+//! (runs and the frame's ends together, as three passes were half of the choice's time).
+template <class U>
+struct FixedValues {
+	const U *vals;           //! every row's value, a NULL row holding the valid value before it
+	uint64_t n;              //! the rows
+	PhysicalKind kind;       //! the type's physical kind
+	bool integral;           //! an integer of at most 8 bytes: a frame of reference applies
+	uint64_t sign;           //! the sign flip that maps the values' order onto unsigned order
+	uint64_t runs;           //! runs of equal values
+	uint64_t omin, omax;     //! integral: the smallest and largest value, sign flipped
+	uint8_t range_bw;        //! integral: the bit width of omax - omin; else 64
+	ValueHint *hint;         //! what the encoding learns of the distinct values, or null
+};
+
+constexpr uint64_t kNoOffer = ~uint64_t(0);
+
+//! A candidate's size, as the choice compares them (the smallest wins, the first of equals), and
+//! whether it is taken at once, the candidates after it not even tried.
+struct Offer {
+	uint64_t size = kNoOffer;
+	bool at_once = false;
+};
+
+//! Where the values of a non-plain encoding are decoded to: out.fixed, n values.
+template <class U>
+U *DecodedRows(DecodedColumn &out, uint64_t n) {
+	out.fixed.resize(n * sizeof(U));
+	return reinterpret_cast<U *>(out.fixed.data());
+}
+
+//! The rows [b, e) an encoding that decodes 64-row blocks decodes: the blocks `range` touches, or
+//! every row. Recorded in `out` (decoded_begin, decoded_end).
+inline void BlocksOf(const RowRange *range, uint64_t n, DecodedColumn &out, uint64_t &b, uint64_t &e) {
+	b = 0;
+	e = n;
+	if (range) {
+		e = std::min(range->end, n);
+		b = std::min(range->begin, e) / 64 * 64;
+		out.decoded_begin = b;
+		out.decoded_end = e;
+	}
+}
+
+//! An encoding whose values are always decoded: none is deferred, so Rows and RowsAt are never
+//! reached.
+struct KeptUnpacked {
+	template <class U>
+	static bool Defer(const ColumnType &, uint64_t, ByteReader &, DeferredValues &) {
+		return false;
+	}
+	template <class U>
+	static void Rows(const ColumnType &, const DeferredValues &, uint64_t, uint64_t, U *) {
+		throw std::logic_error("vortex: rows of an encoding that is never deferred");
+	}
+	template <class U>
+	static void RowsAt(const ColumnType &, const DeferredValues &, uint64_t, const uint32_t *, uint64_t, U *) {
+		throw std::logic_error("vortex: rows of an encoding that is never deferred");
+	}
+};
 
 } // namespace encoding_internal
 } // namespace vtx

@@ -1,6 +1,8 @@
 // Frame of reference (encoding 2, FOR_BITPACK): integers stored as their distance from the
 // chunk's smallest value, bit-packed to the width of the largest distance. Its parameters bound
-// every value, which settles most domain checks without looking at the values.
+// every value, which settles most domain checks without looking at the values. Integers of at
+// most 8 bytes only: 16-byte values would instantiate 129 unrolled widths for an encoding the
+// writer never uses there.
 #pragma once
 #include "../domain.hpp"
 #include "encoding.hpp"
@@ -11,14 +13,6 @@
 
 namespace vtx {
 namespace encoding_internal {
-
-// Whether `count` values, a superset of those an encoding can produce, all lie in the type's
-// domain. When not, nothing is decided: the decoded rows are then checked one by one (a
-// dictionary entry no row uses, or a frame wider than its values, is no error).
-template <class U>
-bool Within(const ColumnType &type, const U *values, uint64_t count) {
-	return ValuesInDomain(type, reinterpret_cast<const uint8_t *>(values), count);
-}
 
 //! The sign flip that maps a type's order onto unsigned order (frame-of-reference values).
 template <class U>
@@ -82,6 +76,74 @@ void FrameRowsAt(const ColumnType &type, const DeferredValues &f, uint64_t base,
 		out[i] = static_cast<U>((ref + PackedAt(f.words, base + rows[i], f.bw)) ^ sign);
 	}
 }
+
+struct FrameCodec {
+	template <class U>
+	struct Choice {
+		Offer Make(const FixedValues<U> &v, uint64_t) {
+			return v.integral ? Offer {9 + PackedWords(v.n, v.range_bw) * 8} : Offer {};
+		}
+		void Write(const FixedValues<U> &v, ByteWriter &out) {
+			WriteFrame<U>(out, v.vals, v.n, v.sign, v.omin, v.range_bw);
+		}
+	};
+
+	template <class U>
+	static bool Decode(const ColumnType &type, uint64_t n, ByteReader &r, DecodedColumn &out, const RowRange *range) {
+		if constexpr (sizeof(U) > 8) {
+			throw FormatError("frame-of-reference encoding used for a " + type.ToString() + " column");
+		} else {
+			U *dst = DecodedRows<U>(out, n);
+			uint64_t b, e;
+			BlocksOf(range, n, out, b, e);
+			const auto f = ReadFrame<U>(type, n, r);
+			const uint64_t ref = f.ref, sign = FrameSign<U>(type);
+			const uint8_t bw = f.bw;
+			const uint8_t *words = f.words + b / 64 * bw * 8;
+			auto value = [ref, sign](uint64_t d) { return static_cast<U>((ref + d) ^ sign); };
+			// The widest d the bit width allows is checked first (FrameWithin), which settles almost
+			// every segment (a decimal's or a date's frame spans far less than its domain); only where
+			// it does not is the largest d tracked while unpacking (one max per value), where checking
+			// the values afterwards would take a second pass.
+			const bool interval = HasRestrictedDomain(type) && type.id != TypeId::TIME_TZ;
+			auto within = [&](uint64_t largest) { return FrameWithin<U>(type, ref, sign, largest); };
+			if (sizeof(U) == 1 && bw == 1) {
+				// Booleans (and 1-bit byte columns): eight rows per step.
+				UnpackBitsToBytes(words, e - b, static_cast<uint8_t>(value(0)), static_cast<uint8_t>(value(1)),
+				                  reinterpret_cast<uint8_t *>(dst + b));
+				return !HasRestrictedDomain(type) || (interval && within(1));
+			}
+			if (!interval || within(WidestDelta(bw))) {
+				FrameRows<U>(type, f, b, e, dst + b);
+				return !HasRestrictedDomain(type) || interval;
+			}
+			uint64_t span = 0;
+			UnpackTo<sizeof(U) * 8>(words, e - b, bw, dst + b, [&](uint64_t d) {
+				span = d > span ? d : span;
+				return value(d);
+			});
+			return within(span);
+		}
+	}
+
+	//! Deferred only where the frame's ends prove every value in the domain, as Decode's fast
+	//! path does.
+	template <class U>
+	static bool Defer(const ColumnType &type, uint64_t n, ByteReader &r, DeferredValues &f) {
+		f = ReadFrame<U>(type, n, r);
+		return !HasRestrictedDomain(type) ||
+		       (type.id != TypeId::TIME_TZ && FrameWithin<U>(type, f.ref, FrameSign<U>(type), WidestDelta(f.bw)));
+	}
+	template <class U>
+	static void Rows(const ColumnType &type, const DeferredValues &f, uint64_t b, uint64_t e, U *dst) {
+		FrameRows<U>(type, f, b, e, dst);
+	}
+	template <class U>
+	static void RowsAt(const ColumnType &type, const DeferredValues &f, uint64_t base, const uint32_t *rows,
+	                   uint64_t n, U *out) {
+		FrameRowsAt<U>(type, f, base, rows, n, out);
+	}
+};
 
 } // namespace encoding_internal
 } // namespace vtx

@@ -1,5 +1,6 @@
 // Run-length encoding (encoding 3, RLE) of fixed-width values: each run's value and the row
-// its run ends at. Also counts runs for the choice of encoding, with the frame's ends in the same pass.
+// its run ends at. Also counts runs for the choice of encoding, with the frame's ends in the same
+// pass (FixedValues); filters evaluate runs once each (compute/predicate.cpp).
 #pragma once
 #include "encoding.hpp"
 #include "encoding_internal.hpp"
@@ -135,6 +136,42 @@ void RunRowsAt(const DeferredValues &f, uint64_t base, const uint32_t *rows, uin
 		out[i] = LoadValue<U>(f.entries + k * sizeof(U));
 	}
 }
+
+struct RunsCodec {
+	template <class U>
+	struct Choice {
+		Offer Make(const FixedValues<U> &v, uint64_t) {
+			return Offer {10 + v.runs * (sizeof(U) + 4)};
+		}
+		void Write(const FixedValues<U> &v, ByteWriter &out) {
+			WriteRuns<U>(out, v.vals, v.n);
+		}
+	};
+
+	template <class U>
+	static bool Decode(const ColumnType &type, uint64_t n, ByteReader &r, DecodedColumn &out, const RowRange *) {
+		U *dst = DecodedRows<U>(out, n);
+		const auto f = ReadRuns<U>(n, r);
+		RunRows<U>(f, 0, n, dst);
+		return ValuesInDomain(type, f.entries, f.size);
+	}
+
+	//! Deferred only where the runs' values are all in the domain.
+	template <class U>
+	static bool Defer(const ColumnType &type, uint64_t n, ByteReader &r, DeferredValues &f) {
+		f = ReadRuns<U>(n, r);
+		return ValuesInDomain(type, f.entries, f.size);
+	}
+	template <class U>
+	static void Rows(const ColumnType &, const DeferredValues &f, uint64_t b, uint64_t e, U *dst) {
+		RunRows<U>(f, b, e, dst);
+	}
+	template <class U>
+	static void RowsAt(const ColumnType &, const DeferredValues &f, uint64_t base, const uint32_t *rows, uint64_t n,
+	                   U *out) {
+		RunRowsAt<U>(f, base, rows, n, out);
+	}
+};
 
 } // namespace encoding_internal
 } // namespace vtx
