@@ -206,7 +206,7 @@ void DecodeAlp(uint64_t n, ByteReader &r, U *dst, uint64_t first, uint64_t last)
 
 //! Tried before the dictionary: where it halves the plain size it is taken without paying for a
 //! dictionary (whose hash table costs more to build than ALP to encode); otherwise it competes.
-struct AlpCodec : KeptUnpacked {
+struct AlpCodec : CodecDefaults {
 	template <class U>
 	struct Choice {
 		ByteWriter encoded;

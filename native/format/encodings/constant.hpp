@@ -2,13 +2,15 @@
 // smaller, and the candidates after it are not tried.
 #pragma once
 #include "encoding_internal.hpp"
+#include "../utf8.hpp"
 
+#include <string_view>
 #include <vector>
 
 namespace vtx {
 namespace encoding_internal {
 
-struct ConstantCodec : KeptUnpacked {
+struct ConstantCodec : CodecDefaults {
 	template <class U>
 	struct Choice {
 		Offer Make(const FixedValues<U> &v, uint64_t) {
@@ -31,6 +33,42 @@ struct ConstantCodec : KeptUnpacked {
 			dst[i] = value;
 		}
 		return Within(type, &value, 1);
+	}
+
+	template <class AT>
+	struct StringChoice {
+		Offer Make(const StringValues<AT> &v) {
+			const std::string_view first = v.n ? v.at(0) : std::string_view();
+			for (uint64_t i = 1; i < v.n; i++) {
+				if (v.at(i) != first) {
+					return Offer {};
+				}
+			}
+			return Offer {first.size(), true};
+		}
+		void Write(const StringValues<AT> &v, ByteWriter &out) {
+			const std::string_view first = v.n ? v.at(0) : std::string_view();
+			out.Var(first.size());
+			if (v.n) {
+				out.Bytes(first.data(), first.size());
+				HintFromDictionary(true, std::vector<std::string_view> {first}, RawString, v.hint);
+				if (v.range) {
+					v.range->Add(StringRef {first.data(), static_cast<uint32_t>(first.size())});
+				}
+			}
+		}
+	};
+	static bool DecodeStrings(uint64_t n, ByteReader &r, bool utf8, DecodedColumn &out) {
+		auto len = r.Var();
+		if (len > UINT32_MAX) {
+			throw FormatError("string is too long");
+		}
+		auto p = r.Take(len);
+		if (utf8 && !ValidUtf8(p, len)) {
+			throw FormatError("a VARCHAR value is not valid UTF-8");
+		}
+		out.strings.assign(n, StringRef {reinterpret_cast<const char *>(p), static_cast<uint32_t>(len)});
+		return true;
 	}
 };
 

@@ -1,7 +1,7 @@
-// Dictionary encoding (encoding 4) of fixed-width values: the distinct values once, and a code per
+// Dictionary encoding (encoding 4): the distinct values once, and a code per
 // row. Chosen only where values repeat (DictionaryBuilder gives up as soon as it cannot win); its
 // codes are also what the fast paths of filters and GROUP BY work on (compute/predicate.cpp,
-// compute/grouped_aggregation.cpp). Strings' dictionaries are in encoding.cpp.
+// compute/grouped_aggregation.cpp). Strings' dictionaries too: a string block of the values.
 #pragma once
 #include "dictionary_builder.hpp"
 #include "encoding.hpp"
@@ -85,7 +85,7 @@ void DictionaryRowsAt(const DeferredValues &f, uint64_t base, const uint32_t *ro
 //! Tried after the others, as it is the dearest to try: its hash table is given up as soon as it
 //! holds more values than could still beat the best size so far. FOR already wins on narrow
 //! ranges, so a frame of 8 bits or fewer is not tried at all.
-struct DictionaryCodec {
+struct DictionaryCodec : CodecDefaults {
 	template <class U>
 	struct Choice {
 		DictionaryBuilder<U> dict {0};
@@ -134,6 +134,47 @@ struct DictionaryCodec {
 	static void RowsAt(const ColumnType &, const DeferredValues &f, uint64_t base, const uint32_t *rows, uint64_t n,
 	                   U *out) {
 		DictionaryRowsAt<U>(f, base, rows, n, out);
+	}
+
+	//! Strings: taken wherever values repeat enough (BuildDictionary's sample decides), its
+	//! values a string block.
+	template <class AT>
+	struct StringChoice {
+		DictionaryBuilder<std::string_view> dict {0};
+
+		Offer Make(const StringValues<AT> &v) {
+			dict = DictionaryBuilder<std::string_view>(std::min<uint64_t>(kMaxDictionary, v.n / 2));
+			auto &codes = Scratch<uint64_t>(1);
+			const bool complete = BuildDictionary<std::string_view>(v.n, v.at, dict, codes, true);
+			if (v.in.IsValid(0)) {
+				HintFromDictionary(complete, dict.values, RawString, v.hint);
+			} else if (v.hint && dict.values.size() > kMaxDistinctValues + 1) {
+				// Rows before the first valid one stand in as "", which the values may not hold.
+				v.hint->distinct = ValueHint::Distinct::MANY;
+			}
+			return complete ? Offer {dict.values.size(), true} : Offer {};
+		}
+		void Write(const StringValues<AT> &v, ByteWriter &out) {
+			out.Var(dict.values.size());
+			WriteStrings(out, dict.values.size(), [&](uint64_t i) { return dict.values[i]; }, v.range);
+			WritePacked(out, Scratch<uint64_t>(1), BitWidth(dict.values.size() - 1));
+		}
+	};
+	static bool DecodeStrings(uint64_t n, ByteReader &r, bool utf8, DecodedColumn &out) {
+		auto d = r.Count(1);
+		if (d == 0 && n > 0) {
+			throw FormatError("empty dictionary");
+		}
+		ReadStrings(r, d, utf8, out.dictionary);
+		uint8_t bw;
+		auto words = ReadPacked(r, n, 32, bw);
+		out.codes.resize(n);
+		UnpackCodes(words, n, bw, out.codes.data());
+		// Only where the width allows a code past the dictionary.
+		if (n > 0 && (bw >= 32 || (uint64_t(1) << bw) > d) && LargestCode(out.codes.data(), n) >= d) {
+			throw FormatError("dictionary code out of range");
+		}
+		return true;
 	}
 };
 

@@ -3,8 +3,8 @@
 #include <stdexcept>
 
 #include "bitpack.hpp"
+#include "codecs.hpp"
 #include "../domain.hpp"
-#include "dictionary_builder.hpp"
 #include "encoding_internal.hpp"
 #include "fixed_width.hpp"
 #include "runs.hpp"
@@ -58,6 +58,45 @@ const uint8_t *ReadPacked(ByteReader &r, uint64_t n, uint8_t max_bw, uint8_t &bw
 	return ReadPackedRows(r, n, max_bw, bw, 0);
 }
 
+//! Dictionary codes, unclamped (checked after, with LargestCode).
+VTX_VECTOR_LOOP void UnpackCodes(const uint8_t *packed, uint64_t n, uint8_t bw, uint32_t *out) {
+	UnpackTo<32>(packed, n, bw, out, [](uint64_t code) { return static_cast<uint32_t>(code); });
+}
+
+VTX_VECTOR_LOOP uint32_t LargestCode(const uint32_t *__restrict codes, uint64_t n) {
+	uint32_t largest = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		largest = std::max(largest, codes[i]);
+	}
+	return largest;
+}
+
+void ReadStrings(ByteReader &r, uint64_t n, bool utf8, StringRefs &out) {
+	uint8_t bw;
+	auto words = ReadPacked(r, n, 32, bw);
+	auto total = r.Var();
+	auto bytes = r.Take(total);
+	out.resize(n);
+	uint64_t pos = 0;
+	bool bad = false;
+	bool split = false;
+	Unpack(words, n, bw, [&](uint64_t i, uint64_t len) {
+		if (len > total - pos) {
+			bad = true;
+			len = 0;
+		}
+		split |= utf8 && !StartsCharacter(bytes + pos, len);
+		out[i] = StringRef {reinterpret_cast<const char *>(bytes + pos), static_cast<uint32_t>(len)};
+		pos += len;
+	});
+	if (bad || pos != total) {
+		throw FormatError("string lengths do not match the string bytes");
+	}
+	if (utf8 && (split || !ValidUtf8(bytes, total))) {
+		throw FormatError("a VARCHAR value is not valid UTF-8");
+	}
+}
+
 } // namespace encoding_internal
 
 namespace {
@@ -100,127 +139,47 @@ void WriteValidity(const ColumnInput &in, ByteWriter &out, uint64_t &valid_count
 	}
 }
 
-// ---- strings -----------------------------------------------------------------------
-
-//! The n strings at(0), ..., at(n - 1): their lengths bit-packed, then their bytes; each added
-//! to `range` too, if given, as it is copied.
-template <class AT>
-void WriteStrings(ByteWriter &out, uint64_t n, AT &&at, StringRange *range = nullptr) {
-	auto &lens = Scratch<uint64_t>(2);
-	lens.resize(n);
-	uint64_t total = 0, longest = 0;
-	for (uint64_t i = 0; i < n; i++) {
-		lens[i] = at(i).size();
-		total += lens[i];
-		longest = std::max(longest, lens[i]);
-	}
-	WritePacked(out, lens, BitWidth(longest));
-	out.Var(total);
-	out.data.reserve(out.data.size() + total);
-	for (uint64_t i = 0; i < n; i++) {
-		const std::string_view v = at(i);
-		if (range) {
-			range->Add(StringRef {v.data(), static_cast<uint32_t>(v.size())});
-		}
-		out.Bytes(v.data(), v.size());
-	}
-}
-
-std::string RawString(std::string_view v) {
-	return std::string(v);
-}
-
-//! Dictionary codes, unclamped (checked after, with LargestCode).
-VTX_VECTOR_LOOP void UnpackCodes(const uint8_t *packed, uint64_t n, uint8_t bw, uint32_t *out) {
-	UnpackTo<32>(packed, n, bw, out, [](uint64_t code) { return static_cast<uint32_t>(code); });
-}
-
-VTX_VECTOR_LOOP uint32_t LargestCode(const uint32_t *__restrict codes, uint64_t n) {
-	uint32_t largest = 0;
-	for (uint64_t i = 0; i < n; i++) {
-		largest = std::max(largest, codes[i]);
-	}
-	return largest;
-}
-
-// Reads a string block of n strings pointing into the chunk's own buffer; with `utf8`,
-// refuses a block that is not valid UTF-8 string by string.
-void ReadStrings(ByteReader &r, uint64_t n, bool utf8, StringRefs &out) {
-	uint8_t bw;
-	auto words = ReadPacked(r, n, 32, bw);
-	auto total = r.Var();
-	auto bytes = r.Take(total);
-	out.resize(n);
-	uint64_t pos = 0;
-	bool bad = false;
-	bool split = false;
-	Unpack(words, n, bw, [&](uint64_t i, uint64_t len) {
-		if (len > total - pos) {
-			bad = true;
-			len = 0;
-		}
-		split |= utf8 && !StartsCharacter(bytes + pos, len);
-		out[i] = StringRef {reinterpret_cast<const char *>(bytes + pos), static_cast<uint32_t>(len)};
-		pos += len;
-	});
-	if (bad || pos != total) {
-		throw FormatError("string lengths do not match the string bytes");
-	}
-	if (utf8 && (split || !ValidUtf8(bytes, total))) {
-		throw FormatError("a VARCHAR value is not valid UTF-8");
-	}
-}
-
 //! The values of a chunk with at least one valid row: at(i) is row i's value, or for a NULL row
-//! the valid value before it ("" before the first).
+//! the valid value before it ("" before the first). Each encoding in its row's order offers; the
+//! one taken at once, or the smallest, is written.
 template <class AT>
-Encoding EncodeStringValues(const ColumnInput &in, AT &&at, ByteWriter &out, ValueHint *hint) {
-	const uint64_t n = in.count;
+Encoding EncodeStringValues(const ColumnInput &in, const AT &at, ByteWriter &out, ValueHint *hint) {
 	// Where the first row is valid, every value written is a valid row's value (a NULL row repeats
 	// the one before it), so the strings' range is found while they are copied. It points into
 	// the input's strings, or the dictionary's views of them.
 	StringRange *range = nullptr;
-	if (hint && n && in.IsValid(0)) {
+	if (hint && in.count && in.IsValid(0)) {
 		range = &hint->range;
 		hint->has_range = true;
 	}
-	bool constant = true;
-	const std::string_view first = n ? at(0) : std::string_view();
-	for (uint64_t i = 1; i < n && constant; i++) {
-		constant = at(i) == first;
-	}
-	if (constant) {
-		out.U8(static_cast<uint8_t>(Encoding::CONSTANT));
-		out.Var(first.size());
-		if (n) {
-			out.Bytes(first.data(), first.size());
-			HintFromDictionary(true, std::vector<std::string_view> {first}, RawString, hint);
-			if (range) {
-				range->Add(StringRef {first.data(), static_cast<uint32_t>(first.size())});
-			}
+	const StringValues<AT> v {at, in.count, in, hint, range};
+	Offer best;
+	Encoding chosen = Encoding::PLAIN;
+	bool at_once = false;
+	const auto consider = [&](auto &candidate, Encoding id) {
+		if (at_once) {
+			return;
 		}
-		return Encoding::CONSTANT;
+		const Offer offer = candidate.Make(v);
+		if (offer.at_once || offer.size < best.size) {
+			best = offer;
+			chosen = id;
+			at_once = offer.at_once;
+		}
+	};
+#define VTX_ENCODING_CANDIDATE(identifier, id, name, version, codec)                                                   \
+	typename codec::template StringChoice<AT> identifier##_choice;                                                     \
+	consider(identifier##_choice, Encoding::identifier);
+	VTX_ENCODINGS(VTX_ENCODING_CANDIDATE)
+#undef VTX_ENCODING_CANDIDATE
+	out.U8(static_cast<uint8_t>(chosen));
+	switch (chosen) {
+#define VTX_ENCODING_WRITE(identifier, id, name, version, codec)                                                       \
+	case Encoding::identifier: identifier##_choice.Write(v, out); break;
+		VTX_ENCODINGS(VTX_ENCODING_WRITE)
+#undef VTX_ENCODING_WRITE
 	}
-	const uint64_t limit = std::min<uint64_t>(kMaxDictionary, n / 2);
-	DictionaryBuilder<std::string_view> dict(limit);
-	auto &codes = Scratch<uint64_t>(1);
-	const bool dictionary = BuildDictionary<std::string_view>(n, at, dict, codes, true);
-	if (in.IsValid(0)) {
-		HintFromDictionary(dictionary, dict.values, RawString, hint);
-	} else if (hint && dict.values.size() > kMaxDistinctValues + 1) {
-		// Rows before the first valid one stand in as "", which the values may not hold.
-		hint->distinct = ValueHint::Distinct::MANY;
-	}
-	if (!dictionary) {
-		out.U8(static_cast<uint8_t>(Encoding::PLAIN));
-		WriteStrings(out, n, at, range);
-		return Encoding::PLAIN;
-	}
-	out.U8(static_cast<uint8_t>(Encoding::DICTIONARY));
-	out.Var(dict.values.size());
-	WriteStrings(out, dict.values.size(), [&](uint64_t i) { return dict.values[i]; }, range);
-	WritePacked(out, codes, BitWidth(dict.values.size() - 1));
-	return Encoding::DICTIONARY;
+	return chosen;
 }
 
 Encoding EncodeStrings(const ColumnInput &in, ByteWriter &out, ValueHint *hint) {
@@ -242,40 +201,14 @@ Encoding EncodeStrings(const ColumnInput &in, ByteWriter &out, ValueHint *hint) 
 }
 
 void DecodeStrings(uint64_t n, ByteReader &r, Encoding enc, bool utf8, DecodedColumn &out) {
+	bool decoded = false;
 	switch (enc) {
-	case Encoding::PLAIN:
-		ReadStrings(r, n, utf8, out.strings);
-		break;
-	case Encoding::CONSTANT: {
-		auto len = r.Var();
-		if (len > UINT32_MAX) {
-			throw FormatError("string is too long");
-		}
-		auto p = r.Take(len);
-		if (utf8 && !ValidUtf8(p, len)) {
-			throw FormatError("a VARCHAR value is not valid UTF-8");
-		}
-		out.strings.assign(n, StringRef {reinterpret_cast<const char *>(p), static_cast<uint32_t>(len)});
-		break;
+#define VTX_ENCODING_DECODE_STRINGS(identifier, id, name, version, codec)                                              \
+	case Encoding::identifier: decoded = codec::DecodeStrings(n, r, utf8, out); break;
+		VTX_ENCODINGS(VTX_ENCODING_DECODE_STRINGS)
+#undef VTX_ENCODING_DECODE_STRINGS
 	}
-	case Encoding::DICTIONARY: {
-		auto d = r.Count(1);
-		if (d == 0 && n > 0) {
-			throw FormatError("empty dictionary");
-		}
-		auto &dict = out.dictionary;
-		ReadStrings(r, d, utf8, dict);
-		uint8_t bw;
-		auto words = ReadPacked(r, n, 32, bw);
-		out.codes.resize(n);
-		UnpackCodes(words, n, bw, out.codes.data());
-		// Only where the width allows a code past the dictionary.
-		if (n > 0 && (bw >= 32 || (uint64_t(1) << bw) > d) && LargestCode(out.codes.data(), n) >= d) {
-			throw FormatError("dictionary code out of range");
-		}
-		break;
-	}
-	default:
+	if (!decoded) {
 		throw FormatError("encoding " + std::string(EncodingName(enc)) + " is not valid for strings");
 	}
 }

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace vtx {
@@ -86,18 +87,20 @@ bool Within(const ColumnType &type, const U *values, uint64_t count) {
 	return ValuesInDomain(type, reinterpret_cast<const uint8_t *>(values), count);
 }
 
-// ---- what an encoding of fixed-width values provides --------------------------------------
+// ---- what an encoding provides ----------------------------------------------------------
 //
-// Each encoding is a struct, named in its row of VTX_ENCODINGS (encoding.hpp), with
+// Each encoding is a struct, named in its row of VTX_ENCODINGS (encoding.hpp), that inherits
+// CodecDefaults and has, for fixed-width values,
 //   template <class U> struct Choice {
-//     Offer Make(const FixedValues<U> &v, uint64_t best); // its size, or kNoOffer
+//     Offer Make(const FixedValues<U> &v, uint64_t best); // its size, or no offer
 //     void Write(const FixedValues<U> &v, ByteWriter &out); // its payload, after the id byte
 //   };
 //   template <class U> static bool Decode(const ColumnType &, uint64_t n, ByteReader &,
 //                                         DecodedColumn &out, const RowRange *range);
-// and, where its values may stay packed until a consumer asks for rows (DecodedColumn::deferred),
-// Defer, Rows and RowsAt as in KeptUnpacked, which the others inherit. Everything is templated
-// on the storage type U and dispatched once per segment, never per row.
+// and, where they differ from CodecDefaults': Defer, Rows and RowsAt, where its values may stay
+// packed until a consumer asks for rows (DecodedColumn::deferred); StringChoice and DecodeStrings,
+// where it encodes strings. Everything is templated on the value type and dispatched once per
+// segment, never per row.
 
 //! What the choice knows of a chunk's values before it asks the candidates: one pass over them
 //! (runs and the frame's ends together, as three passes were half of the choice's time).
@@ -143,9 +146,20 @@ inline void BlocksOf(const RowRange *range, uint64_t n, DecodedColumn &out, uint
 	}
 }
 
-//! An encoding whose values are always decoded: none is deferred, so Rows and RowsAt are never
-//! reached.
-struct KeptUnpacked {
+//! What the string choice knows: at(i) is row i's value (a NULL row's: the valid value before it,
+//! "" before the first), and `range`, where set, takes every value written (the strings' bounds).
+template <class AT>
+struct StringValues {
+	const AT &at;
+	uint64_t n;
+	const ColumnInput &in;
+	ValueHint *hint;
+	StringRange *range;
+};
+
+//! What an encoding has unless it says otherwise: its values are always decoded (none deferred, so
+//! Rows and RowsAt are never reached), and it does not encode strings.
+struct CodecDefaults {
 	template <class U>
 	static bool Defer(const ColumnType &, uint64_t, ByteReader &, DeferredValues &) {
 		return false;
@@ -158,7 +172,58 @@ struct KeptUnpacked {
 	static void RowsAt(const ColumnType &, const DeferredValues &, uint64_t, const uint32_t *, uint64_t, U *) {
 		throw std::logic_error("vortex: rows of an encoding that is never deferred");
 	}
+
+	template <class AT>
+	struct StringChoice {
+		Offer Make(const StringValues<AT> &) {
+			return Offer {};
+		}
+		void Write(const StringValues<AT> &, ByteWriter &) {
+		}
+	};
+	//! Decodes n strings into `out`; false where the encoding has none (the segment is refused).
+	static bool DecodeStrings(uint64_t, ByteReader &, bool, DecodedColumn &) {
+		return false;
+	}
 };
+
+// ---- string blocks: the strings of plain chunks and of dictionaries --------------------------
+
+//! The n strings at(0), ..., at(n - 1): their lengths bit-packed, then their bytes; each added
+//! to `range` too, if given, as it is copied.
+template <class AT>
+void WriteStrings(ByteWriter &out, uint64_t n, AT &&at, StringRange *range = nullptr) {
+	auto &lens = Scratch<uint64_t>(2);
+	lens.resize(n);
+	uint64_t total = 0, longest = 0;
+	for (uint64_t i = 0; i < n; i++) {
+		lens[i] = at(i).size();
+		total += lens[i];
+		longest = std::max(longest, lens[i]);
+	}
+	WritePacked(out, lens, BitWidth(longest));
+	out.Var(total);
+	out.data.reserve(out.data.size() + total);
+	for (uint64_t i = 0; i < n; i++) {
+		const std::string_view v = at(i);
+		if (range) {
+			range->Add(StringRef {v.data(), static_cast<uint32_t>(v.size())});
+		}
+		out.Bytes(v.data(), v.size());
+	}
+}
+
+//! Reads a string block of n strings pointing into the chunk's own buffer; with `utf8`, refuses a
+//! block that is not valid UTF-8 string by string.
+void ReadStrings(ByteReader &r, uint64_t n, bool utf8, StringRefs &out);
+
+//! Dictionary codes, unclamped (checked after, with LargestCode).
+void UnpackCodes(const uint8_t *packed, uint64_t n, uint8_t bw, uint32_t *out);
+uint32_t LargestCode(const uint32_t *codes, uint64_t n);
+
+inline std::string RawString(std::string_view v) {
+	return std::string(v);
+}
 
 } // namespace encoding_internal
 } // namespace vtx

@@ -3,15 +3,9 @@
 // encoding's codec, both from the rows of VTX_ENCODINGS (encoding.hpp). One switch a segment (a
 // vector for deferred rows); the loops over rows are the codecs' own, instantiated per type.
 #pragma once
+#include "codecs.hpp"
 #include "fixed_width.hpp"
 #include "../stats/narrow_distinct.hpp"
-// Every encoding's own file, one each (the codecs VTX_ENCODINGS names).
-#include "alp.hpp"
-#include "constant.hpp"
-#include "dictionary.hpp"
-#include "frame.hpp"
-#include "plain.hpp"
-#include "runs.hpp"
 
 #include <algorithm>
 #include <cstring>

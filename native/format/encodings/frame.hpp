@@ -77,7 +77,7 @@ void FrameRowsAt(const ColumnType &type, const DeferredValues &f, uint64_t base,
 	}
 }
 
-struct FrameCodec {
+struct FrameCodec : CodecDefaults {
 	template <class U>
 	struct Choice {
 		Offer Make(const FixedValues<U> &v, uint64_t) {

@@ -1,6 +1,7 @@
 // Plain (encoding 0): the values as they are, which reach DuckDB without a copy. The baseline of
 // the choice: anything else costs decoding, so it must save at least a tenth of the plain size to
-// be chosen (bit-packing 62 of 64 bits does not pay).
+// be chosen (bit-packing 62 of 64 bits does not pay). Strings: a string block, written where
+// neither a constant nor a dictionary applies.
 #pragma once
 #include "encoding_internal.hpp"
 
@@ -10,7 +11,7 @@
 namespace vtx {
 namespace encoding_internal {
 
-struct PlainCodec : KeptUnpacked {
+struct PlainCodec : CodecDefaults {
 	template <class U>
 	struct Choice {
 		Offer Make(const FixedValues<U> &v, uint64_t) {
@@ -33,6 +34,21 @@ struct PlainCodec : KeptUnpacked {
 			std::memcpy(out.fixed.data(), src, n * sizeof(U));
 		}
 		return false;
+	}
+
+	//! Strings: what no other encoding took (a string block).
+	template <class AT>
+	struct StringChoice {
+		Offer Make(const StringValues<AT> &) {
+			return Offer {kNoOffer - 1};
+		}
+		void Write(const StringValues<AT> &v, ByteWriter &out) {
+			WriteStrings(out, v.n, v.at, v.range);
+		}
+	};
+	static bool DecodeStrings(uint64_t n, ByteReader &r, bool utf8, DecodedColumn &out) {
+		ReadStrings(r, n, utf8, out.strings);
+		return true;
 	}
 };
 

@@ -137,7 +137,7 @@ void RunRowsAt(const DeferredValues &f, uint64_t base, const uint32_t *rows, uin
 	}
 }
 
-struct RunsCodec {
+struct RunsCodec : CodecDefaults {
 	template <class U>
 	struct Choice {
 		Offer Make(const FixedValues<U> &v, uint64_t) {
