@@ -37,7 +37,7 @@ struct ConstantCodec : CodecDefaults {
 
 	template <class AT>
 	struct StringChoice {
-		Offer Make(const StringValues<AT> &v) {
+		Offer Make(const StringValues<AT> &v, uint64_t) {
 			const std::string_view first = v.n ? v.at(0) : std::string_view();
 			for (uint64_t i = 1; i < v.n; i++) {
 				if (v.at(i) != first) {

@@ -31,22 +31,6 @@ inline uint64_t DictionaryBound(uint64_t n, uint64_t width, uint64_t bound) {
 	return most;
 }
 
-//! Rows [b, e) of dictionary-coded values (b a multiple of 64) into dst[0, e - b), in blocks: the
-//! codes unpacked alone and checked, then looked up.
-template <class U>
-void DictionaryRows(const uint8_t *words, uint8_t bw, const uint8_t *dict, uint64_t d, uint64_t b, uint64_t e,
-                    U *dst) {
-	uint32_t codes[kCodeBlock];
-	for (uint64_t at = b; at < e; at += kCodeBlock) {
-		const uint64_t m = std::min(kCodeBlock, e - at);
-		DictionaryCodes(words, bw, d, at, m, codes);
-		U *out = dst + (at - b);
-		for (uint64_t i = 0; i < m; i++) {
-			out[i] = LoadValue<U>(dict + uint64_t(codes[i]) * sizeof(U));
-		}
-	}
-}
-
 //! Dictionary payload: the values in code order, then each row's code bit-packed to the width of
 //! the largest code.
 template <class U>
@@ -56,36 +40,11 @@ void WriteDictionary(ByteWriter &out, const std::vector<U> &values, const std::v
 	WritePacked(out, codes, BitWidth(values.size() - 1));
 }
 
-//! A dictionary's values and packed codes.
-template <class U>
-DeferredValues ReadDictionary(uint64_t n, ByteReader &r) {
-	DeferredValues f;
-	f.encoding = static_cast<uint8_t>(Encoding::DICTIONARY);
-	f.size = r.Count(sizeof(U));
-	if (f.size == 0 && n > 0) {
-		throw FormatError("empty dictionary");
-	}
-	f.entries = r.Take(f.size * sizeof(U));
-	f.words = ReadPacked(r, n, 32, f.bw);
-	return f;
-}
-
-//! The values at rows base + rows[i] into out[i]; a code past the dictionary is an error.
-template <class U>
-void DictionaryRowsAt(const DeferredValues &f, uint64_t base, const uint32_t *rows, uint64_t n, U *out) {
-	for (uint64_t i = 0; i < n; i++) {
-		const uint64_t code = PackedAt(f.words, base + rows[i], f.bw);
-		if (code >= f.size) {
-			throw FormatError("dictionary code out of range");
-		}
-		out[i] = LoadValue<U>(f.entries + code * sizeof(U));
-	}
-}
 
 //! Tried after the others, as it is the dearest to try: its hash table is given up as soon as it
 //! holds more values than could still beat the best size so far. FOR already wins on narrow
 //! ranges, so a frame of 8 bits or fewer is not tried at all.
-struct DictionaryCodec : CodecDefaults {
+struct DictionaryCodec : EntryCodec<DictionaryCodec> {
 	template <class U>
 	struct Choice {
 		DictionaryBuilder<U> dict {0};
@@ -112,28 +71,46 @@ struct DictionaryCodec : CodecDefaults {
 		}
 	};
 
+	//! A dictionary's values and packed codes.
 	template <class U>
-	static bool Decode(const ColumnType &type, uint64_t n, ByteReader &r, DecodedColumn &out, const RowRange *) {
-		U *dst = DecodedRows<U>(out, n);
-		const auto f = ReadDictionary<U>(n, r);
-		DictionaryRows<U>(f.words, f.bw, f.entries, f.size, 0, n, dst);
-		return ValuesInDomain(type, f.entries, f.size);
+	static DeferredValues Read(uint64_t n, ByteReader &r) {
+		DeferredValues f;
+		f.encoding = static_cast<uint8_t>(Encoding::DICTIONARY);
+		f.size = r.Count(sizeof(U));
+		if (f.size == 0 && n > 0) {
+			throw FormatError("empty dictionary");
+		}
+		f.entries = r.Take(f.size * sizeof(U));
+		f.words = ReadPacked(r, n, 32, f.bw);
+		return f;
 	}
 
-	//! Deferred only where the dictionary's values are all in the domain.
-	template <class U>
-	static bool Defer(const ColumnType &type, uint64_t n, ByteReader &r, DeferredValues &f) {
-		f = ReadDictionary<U>(n, r);
-		return ValuesInDomain(type, f.entries, f.size);
-	}
+	//! Rows [b, e) of dictionary-coded values (b a multiple of 64) into dst[0, e - b), in blocks: the
+	//! codes unpacked alone and checked, then looked up.
 	template <class U>
 	static void Rows(const ColumnType &, const DeferredValues &f, uint64_t b, uint64_t e, U *dst) {
-		DictionaryRows<U>(f.words, f.bw, f.entries, f.size, b, e, dst);
+		uint32_t codes[kCodeBlock];
+		for (uint64_t at = b; at < e; at += kCodeBlock) {
+			const uint64_t m = std::min(kCodeBlock, e - at);
+			DictionaryCodes(f.words, f.bw, f.size, at, m, codes);
+			U *out = dst + (at - b);
+			for (uint64_t i = 0; i < m; i++) {
+				out[i] = LoadValue<U>(f.entries + uint64_t(codes[i]) * sizeof(U));
+			}
+		}
 	}
+
+	//! The values at rows base + rows[i] into out[i]; a code past the dictionary is an error.
 	template <class U>
 	static void RowsAt(const ColumnType &, const DeferredValues &f, uint64_t base, const uint32_t *rows, uint64_t n,
 	                   U *out) {
-		DictionaryRowsAt<U>(f, base, rows, n, out);
+		for (uint64_t i = 0; i < n; i++) {
+			const uint64_t code = PackedAt(f.words, base + rows[i], f.bw);
+			if (code >= f.size) {
+				throw FormatError("dictionary code out of range");
+			}
+			out[i] = LoadValue<U>(f.entries + code * sizeof(U));
+		}
 	}
 
 	//! Strings: taken wherever values repeat enough (BuildDictionary's sample decides), its
@@ -142,7 +119,7 @@ struct DictionaryCodec : CodecDefaults {
 	struct StringChoice {
 		DictionaryBuilder<std::string_view> dict {0};
 
-		Offer Make(const StringValues<AT> &v) {
+		Offer Make(const StringValues<AT> &v, uint64_t) {
 			dict = DictionaryBuilder<std::string_view>(std::min<uint64_t>(kMaxDictionary, v.n / 2));
 			auto &codes = Scratch<uint64_t>(1);
 			const bool complete = BuildDictionary<std::string_view>(v.n, v.at, dict, codes, true);

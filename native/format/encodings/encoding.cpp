@@ -140,8 +140,7 @@ void WriteValidity(const ColumnInput &in, ByteWriter &out, uint64_t &valid_count
 }
 
 //! The values of a chunk with at least one valid row: at(i) is row i's value, or for a NULL row
-//! the valid value before it ("" before the first). Each encoding in its row's order offers; the
-//! one taken at once, or the smallest, is written.
+//! the valid value before it ("" before the first).
 template <class AT>
 Encoding EncodeStringValues(const ColumnInput &in, const AT &at, ByteWriter &out, ValueHint *hint) {
 	// Where the first row is valid, every value written is a valid row's value (a NULL row repeats
@@ -153,33 +152,7 @@ Encoding EncodeStringValues(const ColumnInput &in, const AT &at, ByteWriter &out
 		hint->has_range = true;
 	}
 	const StringValues<AT> v {at, in.count, in, hint, range};
-	Offer best;
-	Encoding chosen = Encoding::PLAIN;
-	bool at_once = false;
-	const auto consider = [&](auto &candidate, Encoding id) {
-		if (at_once) {
-			return;
-		}
-		const Offer offer = candidate.Make(v);
-		if (offer.at_once || offer.size < best.size) {
-			best = offer;
-			chosen = id;
-			at_once = offer.at_once;
-		}
-	};
-#define VTX_ENCODING_CANDIDATE(identifier, id, name, version, codec)                                                   \
-	typename codec::template StringChoice<AT> identifier##_choice;                                                     \
-	consider(identifier##_choice, Encoding::identifier);
-	VTX_ENCODINGS(VTX_ENCODING_CANDIDATE)
-#undef VTX_ENCODING_CANDIDATE
-	out.U8(static_cast<uint8_t>(chosen));
-	switch (chosen) {
-#define VTX_ENCODING_WRITE(identifier, id, name, version, codec)                                                       \
-	case Encoding::identifier: identifier##_choice.Write(v, out); break;
-		VTX_ENCODINGS(VTX_ENCODING_WRITE)
-#undef VTX_ENCODING_WRITE
-	}
-	return chosen;
+	return Choose<StringCandidates<AT>::template Of>(v, out).encoding;
 }
 
 Encoding EncodeStrings(const ColumnInput &in, ByteWriter &out, ValueHint *hint) {

@@ -91,16 +91,16 @@ bool Within(const ColumnType &type, const U *values, uint64_t count) {
 //
 // Each encoding is a struct, named in its row of VTX_ENCODINGS (encoding.hpp), that inherits
 // CodecDefaults and has, for fixed-width values,
-//   template <class U> struct Choice {
-//     Offer Make(const FixedValues<U> &v, uint64_t best); // its size, or no offer
+//   template <class U> struct Choice {                      // a candidate of Choose (codecs.hpp)
+//     Offer Make(const FixedValues<U> &v, uint64_t best);   // its size, or no offer
 //     void Write(const FixedValues<U> &v, ByteWriter &out); // its payload, after the id byte
 //   };
 //   template <class U> static bool Decode(const ColumnType &, uint64_t n, ByteReader &,
 //                                         DecodedColumn &out, const RowRange *range);
 // and, where they differ from CodecDefaults': Defer, Rows and RowsAt, where its values may stay
-// packed until a consumer asks for rows (DecodedColumn::deferred); StringChoice and DecodeStrings,
-// where it encodes strings. Everything is templated on the value type and dispatched once per
-// segment, never per row.
+// packed until a consumer asks for rows (DecodedColumn::deferred; EntryCodec has Defer and Decode
+// for encodings of entries); StringChoice and DecodeStrings, where it encodes strings. Everything
+// is templated on the value type and dispatched once per segment, never per row.
 
 //! What the choice knows of a chunk's values before it asks the candidates: one pass over them
 //! (runs and the frame's ends together, as three passes were half of the choice's time).
@@ -175,7 +175,7 @@ struct CodecDefaults {
 
 	template <class AT>
 	struct StringChoice {
-		Offer Make(const StringValues<AT> &) {
+		Offer Make(const StringValues<AT> &, uint64_t) {
 			return Offer {};
 		}
 		void Write(const StringValues<AT> &, ByteWriter &) {
@@ -184,6 +184,27 @@ struct CodecDefaults {
 	//! Decodes n strings into `out`; false where the encoding has none (the segment is refused).
 	static bool DecodeStrings(uint64_t, ByteReader &, bool, DecodedColumn &) {
 		return false;
+	}
+};
+
+//! An encoding whose every value is one of its entries (DeferredValues::entries, `size` of them),
+//! which its rows pick: run-length and dictionary. CODEC has Read (its header and payload, as
+//! DeferredValues) and Rows. Its values stay packed where every entry is in the type's domain, and
+//! decoding them all is reading them so, then every row.
+template <class CODEC>
+struct EntryCodec : CodecDefaults {
+	template <class U>
+	static bool Defer(const ColumnType &type, uint64_t n, ByteReader &r, DeferredValues &f) {
+		f = CODEC::template Read<U>(n, r);
+		return ValuesInDomain(type, f.entries, f.size);
+	}
+	template <class U>
+	static bool Decode(const ColumnType &type, uint64_t n, ByteReader &r, DecodedColumn &out, const RowRange *) {
+		U *dst = DecodedRows<U>(out, n);
+		DeferredValues f;
+		const bool within = Defer<U>(type, n, r, f);
+		CODEC::template Rows<U>(type, f, 0, n, dst);
+		return within;
 	}
 };
 

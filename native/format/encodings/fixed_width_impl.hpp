@@ -66,31 +66,10 @@ Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out, ValueHint *hint) {
 	if (v.integral) {
 		v.range_bw = BitWidth(v.omax - v.omin);
 	}
-	// Each encoding in its row's order offers its size; the smallest is written. The candidates
-	// are objects of this frame, as the chosen one writes what it prepared (ALP's encoded values,
-	// the dictionary's codes).
-	Offer best;
-	Encoding chosen = Encoding::PLAIN;
-	bool at_once = false;
-	const auto consider = [&](auto &candidate, Encoding id) {
-		if (at_once) {
-			return;
-		}
-		const Offer offer = candidate.Make(v, best.size);
-		if (offer.at_once || offer.size < best.size) {
-			best = offer;
-			chosen = id;
-			at_once = offer.at_once;
-		}
-	};
-#define VTX_ENCODING_CANDIDATE(identifier, id, name, version, codec)                                                   \
-	typename codec::template Choice<U> identifier##_choice;                                                            \
-	consider(identifier##_choice, Encoding::identifier);
-	VTX_ENCODINGS(VTX_ENCODING_CANDIDATE)
-#undef VTX_ENCODING_CANDIDATE
+	const Chosen chosen = Choose<FixedCandidates<U>::template Of>(v, out);
 	// A narrow frame's distinct values from a bitmap: the statistics keep them where they are few,
 	// and the writer hashes them for the zone's sketch however many they are (not every row).
-	if (!at_once && hint && v.integral && hint->distinct != ValueHint::Distinct::ALL &&
+	if (!chosen.at_once && hint && v.integral && hint->distinct != ValueHint::Distinct::ALL &&
 	    v.omax - v.omin < NarrowFrameLimit(n)) {
 		auto &distinct = Scratch<U>(3);
 		NarrowDistinct<U>(vals, n, v.sign, v.omin, v.omax - v.omin, distinct);
@@ -98,14 +77,7 @@ Encoding EncodeFixed(const ColumnInput &in, ByteWriter &out, ValueHint *hint) {
 		hint->fixed_values.resize(distinct.size() * sizeof(U));
 		std::memcpy(hint->fixed_values.data(), distinct.data(), distinct.size() * sizeof(U));
 	}
-	out.U8(static_cast<uint8_t>(chosen));
-	switch (chosen) {
-#define VTX_ENCODING_WRITE(identifier, id, name, version, codec)                                                       \
-	case Encoding::identifier: identifier##_choice.Write(v, out); break;
-		VTX_ENCODINGS(VTX_ENCODING_WRITE)
-#undef VTX_ENCODING_WRITE
-	}
-	return chosen;
+	return chosen.encoding;
 }
 
 template <class U>

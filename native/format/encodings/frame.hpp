@@ -59,24 +59,6 @@ DeferredValues ReadFrame(const ColumnType &type, uint64_t n, ByteReader &r) {
 	return f;
 }
 
-//! Rows [b, e) (b a multiple of 64) of a frame into dst[0, e - b).
-template <class U>
-void FrameRows(const ColumnType &type, const DeferredValues &f, uint64_t b, uint64_t e, U *dst) {
-	const uint64_t ref = f.ref, sign = FrameSign<U>(type);
-	UnpackTo<sizeof(U) * 8>(f.words + b / 64 * f.bw * 8, e - b, f.bw, dst,
-	                        [ref, sign](uint64_t x) { return static_cast<U>((ref + x) ^ sign); });
-}
-
-//! The frame's values at rows base + rows[i], ascending, into out[i].
-template <class U>
-void FrameRowsAt(const ColumnType &type, const DeferredValues &f, uint64_t base, const uint32_t *rows, uint64_t n,
-                 U *out) {
-	const uint64_t ref = f.ref, sign = FrameSign<U>(type);
-	for (uint64_t i = 0; i < n; i++) {
-		out[i] = static_cast<U>((ref + PackedAt(f.words, base + rows[i], f.bw)) ^ sign);
-	}
-}
-
 struct FrameCodec : CodecDefaults {
 	template <class U>
 	struct Choice {
@@ -114,7 +96,7 @@ struct FrameCodec : CodecDefaults {
 				return !HasRestrictedDomain(type) || (interval && within(1));
 			}
 			if (!interval || within(WidestDelta(bw))) {
-				FrameRows<U>(type, f, b, e, dst + b);
+				Rows<U>(type, f, b, e, dst + b);
 				return !HasRestrictedDomain(type) || interval;
 			}
 			uint64_t span = 0;
@@ -134,14 +116,23 @@ struct FrameCodec : CodecDefaults {
 		return !HasRestrictedDomain(type) ||
 		       (type.id != TypeId::TIME_TZ && FrameWithin<U>(type, f.ref, FrameSign<U>(type), WidestDelta(f.bw)));
 	}
+
+	//! Rows [b, e) (b a multiple of 64) of a frame into dst[0, e - b).
 	template <class U>
 	static void Rows(const ColumnType &type, const DeferredValues &f, uint64_t b, uint64_t e, U *dst) {
-		FrameRows<U>(type, f, b, e, dst);
+		const uint64_t ref = f.ref, sign = FrameSign<U>(type);
+		UnpackTo<sizeof(U) * 8>(f.words + b / 64 * f.bw * 8, e - b, f.bw, dst,
+		                        [ref, sign](uint64_t x) { return static_cast<U>((ref + x) ^ sign); });
 	}
+
+	//! The frame's values at rows base + rows[i], ascending, into out[i].
 	template <class U>
-	static void RowsAt(const ColumnType &type, const DeferredValues &f, uint64_t base, const uint32_t *rows,
-	                   uint64_t n, U *out) {
-		FrameRowsAt<U>(type, f, base, rows, n, out);
+	static void RowsAt(const ColumnType &type, const DeferredValues &f, uint64_t base, const uint32_t *rows, uint64_t n,
+	                   U *out) {
+		const uint64_t ref = f.ref, sign = FrameSign<U>(type);
+		for (uint64_t i = 0; i < n; i++) {
+			out[i] = static_cast<U>((ref + PackedAt(f.words, base + rows[i], f.bw)) ^ sign);
+		}
 	}
 };
 

@@ -39,7 +39,7 @@ struct PlainCodec : CodecDefaults {
 	//! Strings: what no other encoding took (a string block).
 	template <class AT>
 	struct StringChoice {
-		Offer Make(const StringValues<AT> &) {
+		Offer Make(const StringValues<AT> &, uint64_t) {
 			return Offer {kNoOffer - 1};
 		}
 		void Write(const StringValues<AT> &v, ByteWriter &out) {

@@ -56,32 +56,11 @@ void WriteRuns(ByteWriter &out, const U *vals, uint64_t n) {
 	out.Bytes(ends.data(), ends.size() * 4);
 }
 
-//! The end of run k of run-length values left packed (ReadRuns checks them).
+//! The end of run k of run-length values left packed (Read checks them).
 inline uint64_t RunEnd(const DeferredValues &f, uint64_t k) {
 	return LoadValue<uint32_t>(f.words + k * 4);
 }
 
-//! Run-length values: the runs' values and their ends, checked to cover the n rows in order.
-template <class U>
-DeferredValues ReadRuns(uint64_t n, ByteReader &r) {
-	DeferredValues f;
-	f.encoding = static_cast<uint8_t>(Encoding::RLE);
-	f.size = r.Count(sizeof(U) + 4);
-	f.entries = r.Take(f.size * sizeof(U));
-	f.words = r.Take(f.size * 4);
-	uint64_t pos = 0;
-	for (uint64_t k = 0; k < f.size; k++) {
-		const uint64_t end = RunEnd(f, k);
-		if (end <= pos || end > n) {
-			throw FormatError("run-length ends are not increasing within the zone");
-		}
-		pos = end;
-	}
-	if (pos != n) {
-		throw FormatError("run-length runs cover " + std::to_string(pos) + " of " + std::to_string(n) + " rows");
-	}
-	return f;
-}
 
 //! The run that holds `row` (< the chunk's rows): the first whose end lies past it.
 inline uint64_t RunOf(const DeferredValues &f, uint64_t row) {
@@ -97,47 +76,7 @@ inline uint64_t RunOf(const DeferredValues &f, uint64_t row) {
 	return lo;
 }
 
-//! Rows [b, e) of run-length values into dst[0, e - b).
-template <class U>
-void RunRows(const DeferredValues &f, uint64_t b, uint64_t e, U *dst) {
-	// A run ending kSpan rows or more before e is written kSpan values a step, past its end (the
-	// runs after it write over the excess): runs are mostly short, and a loop per value would end
-	// each with a mispredicted branch.
-	constexpr uint64_t kSpan = 16;
-	for (uint64_t k = RunOf(f, b), pos = b; pos < e; k++) {
-		const uint64_t end = std::min(RunEnd(f, k), e);
-		const U v = LoadValue<U>(f.entries + k * sizeof(U));
-		if (end + kSpan <= e) {
-			U *out = dst + (pos - b);
-			U *const stop = dst + (end - b);
-			do {
-				for (uint64_t j = 0; j < kSpan; j++) {
-					out[j] = v;
-				}
-				out += kSpan;
-			} while (out < stop);
-		} else {
-			for (uint64_t p = pos; p < end; p++) {
-				dst[p - b] = v;
-			}
-		}
-		pos = end;
-	}
-}
-
-//! The values at rows base + rows[i], ascending, into out[i]: one search for the first row, then
-//! forward through the runs.
-template <class U>
-void RunRowsAt(const DeferredValues &f, uint64_t base, const uint32_t *rows, uint64_t n, U *out) {
-	for (uint64_t i = 0, k = n ? RunOf(f, base + rows[0]) : 0; i < n; i++) {
-		while (RunEnd(f, k) <= base + rows[i]) {
-			k++;
-		}
-		out[i] = LoadValue<U>(f.entries + k * sizeof(U));
-	}
-}
-
-struct RunsCodec : CodecDefaults {
+struct RunsCodec : EntryCodec<RunsCodec> {
 	template <class U>
 	struct Choice {
 		Offer Make(const FixedValues<U> &v, uint64_t) {
@@ -148,28 +87,67 @@ struct RunsCodec : CodecDefaults {
 		}
 	};
 
+	//! Run-length values: the runs' values and their ends, checked to cover the n rows in order.
 	template <class U>
-	static bool Decode(const ColumnType &type, uint64_t n, ByteReader &r, DecodedColumn &out, const RowRange *) {
-		U *dst = DecodedRows<U>(out, n);
-		const auto f = ReadRuns<U>(n, r);
-		RunRows<U>(f, 0, n, dst);
-		return ValuesInDomain(type, f.entries, f.size);
+	static DeferredValues Read(uint64_t n, ByteReader &r) {
+		DeferredValues f;
+		f.encoding = static_cast<uint8_t>(Encoding::RLE);
+		f.size = r.Count(sizeof(U) + 4);
+		f.entries = r.Take(f.size * sizeof(U));
+		f.words = r.Take(f.size * 4);
+		uint64_t pos = 0;
+		for (uint64_t k = 0; k < f.size; k++) {
+			const uint64_t end = RunEnd(f, k);
+			if (end <= pos || end > n) {
+				throw FormatError("run-length ends are not increasing within the zone");
+			}
+			pos = end;
+		}
+		if (pos != n) {
+			throw FormatError("run-length runs cover " + std::to_string(pos) + " of " + std::to_string(n) + " rows");
+		}
+		return f;
 	}
 
-	//! Deferred only where the runs' values are all in the domain.
-	template <class U>
-	static bool Defer(const ColumnType &type, uint64_t n, ByteReader &r, DeferredValues &f) {
-		f = ReadRuns<U>(n, r);
-		return ValuesInDomain(type, f.entries, f.size);
-	}
+	//! Rows [b, e) of run-length values into dst[0, e - b).
 	template <class U>
 	static void Rows(const ColumnType &, const DeferredValues &f, uint64_t b, uint64_t e, U *dst) {
-		RunRows<U>(f, b, e, dst);
+		// A run ending kSpan rows or more before e is written kSpan values a step, past its end (the
+		// runs after it write over the excess): runs are mostly short, and a loop per value would end
+		// each with a mispredicted branch.
+		constexpr uint64_t kSpan = 16;
+		for (uint64_t k = RunOf(f, b), pos = b; pos < e; k++) {
+			const uint64_t end = std::min(RunEnd(f, k), e);
+			const U v = LoadValue<U>(f.entries + k * sizeof(U));
+			if (end + kSpan <= e) {
+				U *out = dst + (pos - b);
+				U *const stop = dst + (end - b);
+				do {
+					for (uint64_t j = 0; j < kSpan; j++) {
+						out[j] = v;
+					}
+					out += kSpan;
+				} while (out < stop);
+			} else {
+				for (uint64_t p = pos; p < end; p++) {
+					dst[p - b] = v;
+				}
+			}
+			pos = end;
+		}
 	}
+
+	//! The values at rows base + rows[i], ascending, into out[i]: one search for the first row, then
+	//! forward through the runs.
 	template <class U>
 	static void RowsAt(const ColumnType &, const DeferredValues &f, uint64_t base, const uint32_t *rows, uint64_t n,
 	                   U *out) {
-		RunRowsAt<U>(f, base, rows, n, out);
+		for (uint64_t i = 0, k = n ? RunOf(f, base + rows[0]) : 0; i < n; i++) {
+			while (RunEnd(f, k) <= base + rows[i]) {
+				k++;
+			}
+			out[i] = LoadValue<U>(f.entries + k * sizeof(U));
+		}
 	}
 };
 
