@@ -79,9 +79,7 @@ constexpr uint64_t kMinRowsPerEntry = 4;
 bool EmitFixedDictionary(const vtx::DecodedColumn &chunk, vtx::DecodedColumn &owner, idx_t offset, idx_t count,
                          uint32_t width, Vector &out) {
 	const auto &d = chunk.deferred;
-	const bool entries = d.encoding == static_cast<uint8_t>(vtx::Encoding::RLE) ||
-	                     d.encoding == static_cast<uint8_t>(vtx::Encoding::DICTIONARY);
-	if (!entries || d.size + 1 >= kMaxDictionaryEntries || d.size * kMinRowsPerEntry > chunk.count) {
+	if (!vtx::DeferredAsEntries(chunk) || d.size + 1 >= kMaxDictionaryEntries || d.size * kMinRowsPerEntry > chunk.count) {
 		return false;
 	}
 	auto &cache = GetDictionary(chunk, owner, out.GetType(), width);

@@ -100,6 +100,17 @@ struct DictionaryCodec : EntryCodec<DictionaryCodec> {
 		}
 	}
 
+	//! Per row of [begin, end) (begin a multiple of 64), its code, each checked against the
+	//! dictionary's size.
+	static void EntryIndexes(const DeferredValues &f, uint64_t begin, uint64_t end, uint32_t *codes) {
+		if (begin % 64 != 0) {
+			throw std::logic_error("vortex: dictionary codes from a row that does not start a packed word");
+		}
+		for (uint64_t at = begin; at < end; at += kCodeBlock) {
+			DictionaryCodes(f.words, f.bw, f.size, at, std::min(kCodeBlock, end - at), codes + (at - begin));
+		}
+	}
+
 	//! The values at rows base + rows[i] into out[i]; a code past the dictionary is an error.
 	template <class U>
 	static void RowsAt(const ColumnType &, const DeferredValues &f, uint64_t base, const uint32_t *rows, uint64_t n,

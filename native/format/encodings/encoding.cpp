@@ -7,7 +7,6 @@
 #include "../domain.hpp"
 #include "encoding_internal.hpp"
 #include "fixed_width.hpp"
-#include "runs.hpp"
 #include "../scratch.hpp"
 #include "../utf8.hpp"
 #include "../vector_loops.hpp"
@@ -249,28 +248,31 @@ bool DeferFixedWidth(const ColumnType &type, uint64_t rows, ByteReader &r, Encod
 } // namespace
 
 void DecodeCodes(const DecodedColumn &chunk, uint64_t begin, uint64_t end, uint32_t *codes) {
-	const auto &d = chunk.deferred;
-	if (d.encoding != static_cast<uint8_t>(Encoding::DICTIONARY) || begin % 64 != 0 || end > chunk.count ||
-	    begin > end) {
+	if (chunk.deferred.encoding != static_cast<uint8_t>(Encoding::DICTIONARY) || end > chunk.count || begin > end) {
 		throw std::logic_error("vortex: dictionary codes of a chunk not left in its dictionary, or out of its range");
 	}
-	for (uint64_t at = begin; at < end; at += kCodeBlock) {
-		DictionaryCodes(d.words, d.bw, d.size, at, std::min(kCodeBlock, end - at), codes + (at - begin));
+	DictionaryCodec::EntryIndexes(chunk.deferred, begin, end, codes);
+}
+
+bool DeferredAsEntries(const DecodedColumn &chunk) {
+	switch (static_cast<Encoding>(chunk.deferred.encoding)) {
+#define VTX_ENCODING_ENTRIES(identifier, id, name, version, codec)                                                     \
+	case Encoding::identifier: return codec::kEntries;
+		VTX_ENCODINGS(VTX_ENCODING_ENTRIES)
+#undef VTX_ENCODING_ENTRIES
 	}
+	return false;
 }
 
 void DecodeEntryIndexes(const DecodedColumn &chunk, uint64_t begin, uint64_t end, uint32_t *out) {
-	const auto &d = chunk.deferred;
-	if (d.encoding != static_cast<uint8_t>(Encoding::RLE)) {
-		return DecodeCodes(chunk, begin, end, out);
+	if (!DeferredAsEntries(chunk) || end > chunk.count || begin > end) {
+		throw std::logic_error("vortex: entry indexes of a chunk not left in its entries, or out of its range");
 	}
-	if (end > chunk.count || begin > end) {
-		throw std::logic_error("vortex: run indexes out of the chunk's range");
-	}
-	for (uint64_t k = begin < end ? encoding_internal::RunOf(d, begin) : 0, pos = begin; pos < end; k++) {
-		const uint64_t stop = std::min(encoding_internal::RunEnd(d, k), end);
-		std::fill(out + (pos - begin), out + (stop - begin), static_cast<uint32_t>(k));
-		pos = stop;
+	switch (static_cast<Encoding>(chunk.deferred.encoding)) {
+#define VTX_ENCODING_ENTRY_INDEXES(identifier, id, name, version, codec)                                               \
+	case Encoding::identifier: return codec::EntryIndexes(chunk.deferred, begin, end, out);
+		VTX_ENCODINGS(VTX_ENCODING_ENTRY_INDEXES)
+#undef VTX_ENCODING_ENTRY_INDEXES
 	}
 }
 

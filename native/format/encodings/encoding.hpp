@@ -62,9 +62,12 @@ void DecodeRowsAt(const ColumnType &type, const DecodedColumn &chunk, uint64_t b
 //! For a chunk whose values were left in their dictionary (deferred.encoding DICTIONARY): the codes
 //! of rows [begin, end) into codes[0, end - begin), each checked against the dictionary's size.
 void DecodeCodes(const DecodedColumn &chunk, uint64_t begin, uint64_t end, uint32_t *codes);
-//! For a chunk whose values were left in their dictionary or runs (deferred.encoding DICTIONARY or
-//! RLE): per row of [begin, end), the index of its value among deferred.entries (its code, or its
-//! run), into out[0, end - begin). A consumer that looks values up once per entry reads them so.
+//! Whether a chunk's values were left as entries its rows pick (deferred.entries, deferred.size of
+//! them): a dictionary's values or runs' (the codec's EntryCodec).
+bool DeferredAsEntries(const DecodedColumn &chunk);
+//! For a chunk whose values were left as entries (DeferredAsEntries): per row of [begin, end), the
+//! index of its value among deferred.entries (its code, or its run), into out[0, end - begin);
+//! `begin` a multiple of 64. A consumer that looks values up once per entry reads them so.
 void DecodeEntryIndexes(const DecodedColumn &chunk, uint64_t begin, uint64_t end, uint32_t *out);
 void DecodeChunk(const ColumnType &type, uint64_t rows, std::vector<uint8_t> &&body, DecodedColumn &out);
 

@@ -1,5 +1,5 @@
 // What the encoders and decoders of encoding.cpp and of each encoding's own file share, and what
-// an encoding of fixed-width values provides to the choice and the dispatch (fixed_width_impl.hpp).
+// an encoding provides to the choice and the dispatch (codecs.hpp, fixed_width_impl.hpp, encoding.cpp).
 #pragma once
 #include "bitpack.hpp"
 #include "../bytes.hpp"
@@ -173,6 +173,12 @@ struct CodecDefaults {
 		throw std::logic_error("vortex: rows of an encoding that is never deferred");
 	}
 
+	//! Its values are not entries that rows pick (EntryCodec's are): no EntryIndexes.
+	static constexpr bool kEntries = false;
+	static void EntryIndexes(const DeferredValues &, uint64_t, uint64_t, uint32_t *) {
+		throw std::logic_error("vortex: entry indexes of an encoding without entries");
+	}
+
 	template <class AT>
 	struct StringChoice {
 		Offer Make(const StringValues<AT> &, uint64_t) {
@@ -189,10 +195,13 @@ struct CodecDefaults {
 
 //! An encoding whose every value is one of its entries (DeferredValues::entries, `size` of them),
 //! which its rows pick: run-length and dictionary. CODEC has Read (its header and payload, as
-//! DeferredValues) and Rows. Its values stay packed where every entry is in the type's domain, and
-//! decoding them all is reading them so, then every row.
+//! DeferredValues), Rows, and EntryIndexes (per row, the index of its entry), which consumers that
+//! look values up once per entry read (DecodeEntryIndexes). Its values stay packed where every entry
+//! is in the type's domain, and decoding them all is reading them so, then every row.
 template <class CODEC>
 struct EntryCodec : CodecDefaults {
+	static constexpr bool kEntries = true;
+
 	template <class U>
 	static bool Defer(const ColumnType &type, uint64_t n, ByteReader &r, DeferredValues &f) {
 		f = CODEC::template Read<U>(n, r);

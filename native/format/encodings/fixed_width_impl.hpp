@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <type_traits>
 
 namespace vtx {
 namespace encoding_internal {

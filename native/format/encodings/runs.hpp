@@ -137,6 +137,15 @@ struct RunsCodec : EntryCodec<RunsCodec> {
 		}
 	}
 
+	//! Per row of [begin, end), its run.
+	static void EntryIndexes(const DeferredValues &f, uint64_t begin, uint64_t end, uint32_t *out) {
+		for (uint64_t k = begin < end ? RunOf(f, begin) : 0, pos = begin; pos < end; k++) {
+			const uint64_t stop = std::min(RunEnd(f, k), end);
+			std::fill(out + (pos - begin), out + (stop - begin), static_cast<uint32_t>(k));
+			pos = stop;
+		}
+	}
+
 	//! The values at rows base + rows[i], ascending, into out[i]: one search for the first row, then
 	//! forward through the runs.
 	template <class U>
