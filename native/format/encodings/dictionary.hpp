@@ -133,7 +133,7 @@ struct DictionaryCodec : EntryCodec<DictionaryCodec> {
 		Offer Make(const StringValues<AT> &v, uint64_t) {
 			dict = DictionaryBuilder<std::string_view>(std::min<uint64_t>(kMaxDictionary, v.n / 2));
 			auto &codes = Scratch<uint64_t>(1);
-			const bool complete = BuildDictionary<std::string_view>(v.n, v.at, dict, codes, true);
+			const bool complete = BuildDictionary<std::string_view>(v.n, v.at, dict, codes);
 			if (v.in.IsValid(0)) {
 				HintFromDictionary(complete, dict.values, RawString, v.hint);
 			} else if (v.hint && dict.values.size() > kMaxDistinctValues + 1) {

@@ -118,12 +118,11 @@ inline double EstimatedDistinct(const std::vector<uint64_t> &codes, uint64_t sam
 	return static_cast<double>(distinct) + once * (once - 1) / (2 * (twice + 1));
 }
 
-//! Codes for all n values in `codes`, when the first values (a sample of 4096) repeat enough
-//! (at most half of them distinct, or with `estimate`, an estimated at most one in 8 of all
-//! rows distinct) and `dict` stays within its limit; otherwise false with `codes` empty.
+//! Codes for all n values in `codes`, when the first values (a sample of 4096) repeat enough (at
+//! most half of them distinct, or an estimated at most one in 8 of all rows distinct) and `dict`
+//! stays within its limit; otherwise false with `codes` empty.
 template <class KEY, class GET>
-bool BuildDictionary(uint64_t n, GET &&get, DictionaryBuilder<KEY> &dict, std::vector<uint64_t> &codes,
-                     bool estimate = false) {
+bool BuildDictionary(uint64_t n, GET &&get, DictionaryBuilder<KEY> &dict, std::vector<uint64_t> &codes) {
 	const uint64_t sample = n < 4096 ? n : 4096;
 	codes.resize(sample);
 	uint32_t code;
@@ -140,7 +139,7 @@ bool BuildDictionary(uint64_t n, GET &&get, DictionaryBuilder<KEY> &dict, std::v
 	// The sample is coded first (its work is kept), and decides whether the rest is tried.
 	bool ok = fill(sample);
 	if (ok && dict.values.size() * 2 > sample) {
-		ok = estimate && sample < n && EstimatedDistinct(codes, sample, dict.values.size()) * 8 <= static_cast<double>(n);
+		ok = sample < n && EstimatedDistinct(codes, sample, dict.values.size()) * 8 <= static_cast<double>(n);
 	}
 	if (ok) {
 		codes.resize(n);
