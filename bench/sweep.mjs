@@ -12,10 +12,18 @@
 // --answers-only compares answers and times nothing (CI runs it small: test/sweep.test.ts).
 // Exit code 1 when an answer differs (or, when timing, when some query stays slower).
 import { rmSync } from 'node:fs';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { connect, dataDir, fmtMs, machine, parseArgs, q } from './common.mjs';
 
 const args = parseArgs({ rows: 1_000_000, queries: 200, seed: 1, runs: 5, tables: 3, answersOnly: false, verbose: false, dir: '' });
 const { conn } = await connect();
+// A result's chunks are native memory V8 does not see, so it seldom collects them: at 10M rows,
+// results of millions of rows piled up until the kernel killed the process. Collect after each
+// query, and keep DuckDB's own share bounded (its tables spill to the temp directory past it).
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc');
+await conn.run(`SET memory_limit = '${Math.min(12, Math.max(4, Math.floor(args.rows / 1e6)))}GB'`);
 if (!args.answersOnly) console.log(`# sweep: ${args.tables} tables of ${args.rows.toLocaleString()} rows, ${args.queries} queries, seed ${args.seed}; ${machine()}`);
 
 // A small seeded generator (mulberry32): the same seed gives the same tables and queries.
@@ -155,7 +163,7 @@ async function run(sql, settings, read = true) {
   const start = process.hrtime.bigint();
   const r = await conn.runAndReadAll(sql);
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (!read) return { ms }; // timed only: the rows stay DuckDB's, never turned into JS values
+  if (!read) { gc(); return { ms }; } // timed only: the rows stay DuckDB's, never turned into JS values
   if (r.currentRowCount <= MAX_COMPARED_ROWS) return { ms, rows: r.getRowsJS() };
   const head = await conn.runAndReadAll(`SELECT * FROM (${sql}) ORDER BY ALL LIMIT ${MAX_COMPARED_ROWS}`);
   return { ms, rows: [[`${r.currentRowCount} rows`], ...head.getRowsJS()] };
@@ -208,6 +216,7 @@ for (let t = 0; t < args.tables; t++) {
     try {
       const on = await run(v, ON), off = await run(v, OFF), pq = await run(p, ON), tb = await run(n, ON);
       answers = [on, off, pq, tb].map((r) => normalise(r.rows, query.ordered));
+      gc();
     } catch (e) {
       // The same error from DuckDB's own table means the query, not the reader, is at fault.
       let same = false;
@@ -234,6 +243,8 @@ for (let t = 0; t < args.tables; t++) {
       slowList.push(`${line}\n      ${await reason(v)}`);
     }
   }
+  await conn.run(`DROP TABLE ${table.name}`); // the files stay; only DuckDB's copy goes
+  gc();
 }
 if (!args.answersOnly) {
   console.log(`\npushed slower than 1.2 x off + 2 ms (pushed, off, parquet, ratio, query; reason):`);
