@@ -1,4 +1,5 @@
 #include "aggregate_state.hpp"
+#include "selection.hpp"
 #include "../format/stats/halves_sum.hpp"
 
 #include "../format/scratch.hpp"
@@ -394,13 +395,7 @@ void AggregateState::AddDictionaryRows(const DecodedColumn &chunk, const uint8_t
 	thread_local ScratchSlot<StringRefs> entries_slot;
 	auto &used = used_slot.value;
 	auto &entries = entries_slot.value;
-	used.assign(chunk.dictionary.size(), 0);
-	uint64_t kept = 0;
-	for (uint64_t i = begin; i < end; i++) {
-		const bool take = (!selected || selected[i]) && chunk.IsValid(i);
-		used[chunk.codes[i]] |= static_cast<uint8_t>(take);
-		kept += take;
-	}
+	const uint64_t kept = UsedEntries(chunk, selected, begin, end, used);
 	entries.clear();
 	for (size_t e = 0; e < used.size(); e++) {
 		if (used[e]) {

@@ -1,11 +1,11 @@
 #include "distinct_set.hpp"
 
+#include "selection.hpp"
 #include "../format/scratch.hpp"
 
 #include "../format/encodings/dictionary_builder.hpp"
 
 #include <cstring>
-#include <type_traits>
 
 namespace vtx {
 namespace compute {
@@ -25,7 +25,7 @@ inline uint64_t Mix(uint64_t x) {
 
 DistinctSet::DistinctSet(const ColumnType &type_p) : type(type_p) {
 	const auto w = type.ByteWidth();
-	width = (w >= 1 && w <= 8) ? w : 0;
+	width = (w == 1 || w == 2 || w == 4 || w == 8) ? w : 0; // InsertDecoded reads these widths
 	if (width) {
 		slots.assign(64, 0);
 	}
@@ -158,17 +158,7 @@ void DistinctSet::InsertDictionary(const DecodedColumn &chunk, const uint8_t *se
 	// Which entries the rows use, then each of those once: a zone of 100k rows over 5k entries
 	// hashes 5k strings, not 100k.
 	thread_local std::vector<uint8_t> used;
-	used.assign(chunk.dictionary.size(), 0);
-	const auto *codes = chunk.codes.data();
-	if (!selected && chunk.all_valid) {
-		for (uint64_t i = begin; i < end; i++) {
-			used[codes[i]] = 1;
-		}
-	} else {
-		for (uint64_t i = begin; i < end; i++) {
-			used[codes[i]] |= static_cast<uint8_t>((!selected || selected[i]) && chunk.IsValid(i));
-		}
-	}
+	UsedEntries(chunk, selected, begin, end, used);
 	for (size_t e = 0; e < used.size(); e++) {
 		if (used[e]) {
 			InsertBytes(chunk.dictionary[e].ptr, chunk.dictionary[e].len);
@@ -229,14 +219,9 @@ void DistinctSet::InsertDecoded(const DecodedColumn &chunk, const uint8_t *selec
 			bool any = false;
 			for (uint64_t i = begin; i < end; i++) {
 				const bool take = (!selected || selected[i]) && chunk.IsValid(i);
-				uint64_t w;
-				if constexpr (std::is_same<T, void *>::value) {
-					w = WordOf(base + i * width);
-				} else {
-					T x;
-					std::memcpy(&x, base + i * sizeof(T), sizeof(T));
-					w = static_cast<uint64_t>(x);
-				}
+				T x;
+				std::memcpy(&x, base + i * sizeof(T), sizeof(T));
+				const auto w = static_cast<uint64_t>(x);
 				words[n] = w;
 				n += take & (!any | (w != prev));
 				prev = take ? w : prev;
@@ -247,8 +232,7 @@ void DistinctSet::InsertDecoded(const DecodedColumn &chunk, const uint8_t *selec
 		case 1: gather(uint8_t()); break;
 		case 2: gather(uint16_t()); break;
 		case 4: gather(uint32_t()); break;
-		case 8: gather(uint64_t()); break;
-		default: gather(static_cast<void *>(nullptr)); break;
+		default: gather(uint64_t()); break;
 		}
 		Reserve(n);
 		InsertWords(words.data(), n);

@@ -1,5 +1,6 @@
 #include "selection.hpp"
 
+#include "../format/column.hpp"
 #include "../format/encodings/bitpack.hpp"
 
 #include <cstring>
@@ -109,6 +110,25 @@ uint32_t SelectedRows(const uint8_t *mask, uint32_t n, uint32_t *out) {
 		count += mask[i];
 	}
 	return count;
+}
+
+uint64_t UsedEntries(const DecodedColumn &chunk, const uint8_t *selected, uint64_t begin, uint64_t end,
+                     std::vector<uint8_t> &used) {
+	used.assign(chunk.dictionary.size(), 0);
+	const auto *codes = chunk.codes.data();
+	if (!selected && chunk.all_valid) {
+		for (uint64_t i = begin; i < end; i++) {
+			used[codes[i]] = 1;
+		}
+		return end > begin ? end - begin : 0;
+	}
+	uint64_t kept = 0;
+	for (uint64_t i = begin; i < end; i++) {
+		const bool take = (!selected || selected[i]) && chunk.IsValid(i);
+		used[codes[i]] |= static_cast<uint8_t>(take);
+		kept += take;
+	}
+	return kept;
 }
 
 } // namespace compute

@@ -2,8 +2,10 @@
 // does not, as EvaluatePredicate writes them. Worked on eight rows at a time.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 namespace vtx {
+struct DecodedColumn;
 namespace compute {
 
 //! mask[i] &= other[i] for the first n rows.
@@ -29,6 +31,12 @@ SelectionSummary Summarize(const uint8_t *mask, uint64_t n);
 //! Writes the positions of the selected rows among the first n (n < 2^32) to `out`, in order,
 //! and returns how many there are. `out` must hold n entries.
 uint32_t SelectedRows(const uint8_t *mask, uint32_t n, uint32_t *out);
+
+//! For a dictionary-coded chunk (DecodedColumn::codes): sets used[e] to 1 for each entry that a
+//! row of [begin, end) selected (null `selected`: every row) and valid uses, 0 for the others, and
+//! returns the number of such rows. What a dictionary's consumers then visit once per entry.
+uint64_t UsedEntries(const DecodedColumn &chunk, const uint8_t *selected, uint64_t begin, uint64_t end,
+                     std::vector<uint8_t> &used);
 
 } // namespace compute
 } // namespace vtx

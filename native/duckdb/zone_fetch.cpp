@@ -14,6 +14,12 @@ void ZoneFetch::Add(const vtx::FileMetadata &meta, size_t zone, size_t column, c
 	}
 }
 
+void ZoneFetch::Add(const vtx::FileMetadata &meta, size_t zone, const std::vector<uint64_t> &columns) {
+	for (auto c : columns) {
+		Add(meta, zone, c);
+	}
+}
+
 vtx::InputSource &ZoneFetch::Fetch(const std::string &path) {
 	if (!source.Remote()) {
 		return source;

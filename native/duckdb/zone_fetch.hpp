@@ -21,6 +21,8 @@ public:
 	void Add(const vtx::ChunkMeta &chunk, const vtx::ColumnType &type);
 	//! Lists what ReadChunk reads of column `column` with `selection`.
 	void Add(const vtx::FileMetadata &meta, size_t zone, size_t column, const vtx::StreamSelection *selection = nullptr);
+	//! Lists whole columns `columns` of a zone; one listed twice costs nothing (Fetch merges).
+	void Add(const vtx::FileMetadata &meta, size_t zone, const std::vector<uint64_t> &columns);
 	//! Fetches what was listed, on a remote file; `path` names the file in an error. The source to
 	//! read the zone from.
 	vtx::InputSource &Fetch(const std::string &path);

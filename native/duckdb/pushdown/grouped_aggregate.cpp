@@ -120,14 +120,6 @@ const vtx::DecodedColumn &ZoneDecoder::Coded(idx_t field) {
 	return out;
 }
 
-void FetchFields(ZoneFetch &fetch, const vtx::FileMetadata &meta, idx_t zone, std::vector<idx_t> &fields) {
-	std::sort(fields.begin(), fields.end());
-	fields.erase(std::unique(fields.begin(), fields.end()), fields.end());
-	for (auto f : fields) {
-		fetch.Add(meta, zone, f);
-	}
-}
-
 //! The filters of a grouped scan over its plain file columns.
 ZoneFilter GroupedFilterOf(ClientContext &context, const GroupedBindData &bind) {
 	FilterColumns columns;
@@ -416,7 +408,7 @@ void AccumulateZone(const GroupedBindData &bind, const GroupedGlobalState &g, co
 			}
 		}
 		fields.insert(fields.end(), g.values.fields.begin(), g.values.fields.end());
-		FetchFields(fetch, meta, item.zone, fields);
+		fetch.Add(meta, item.zone, fields);
 	}
 	ZoneDecoder column(file, item.zone, path, l.buffers, &fetch.Fetch(path));
 	// Rows of a straddling zone that pass every filter (none: nothing to group; all: no mask).

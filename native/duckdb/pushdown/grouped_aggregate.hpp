@@ -87,9 +87,6 @@ private:
 	std::map<duckdb::idx_t, const vtx::DecodedColumn *> coded; //! by Coded, where not in `decoded`
 };
 
-class ZoneFetch;
-//! Lists with `fetch` file columns `fields` of a zone, each once (sorted and deduplicated here).
-void FetchFields(ZoneFetch &fetch, const vtx::FileMetadata &meta, duckdb::idx_t zone, std::vector<duckdb::idx_t> &fields);
 
 class ZoneFilter;
 //! One thread's view of a grouped scan's filters.

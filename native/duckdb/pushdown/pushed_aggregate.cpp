@@ -187,9 +187,7 @@ void AccumulateStraddling(const PushedBindData &bind, const std::vector<PlannedF
 				fields.push_back(entry.first);
 			}
 		}
-		std::sort(fields.begin(), fields.end());
-		fields.erase(std::unique(fields.begin(), fields.end()), fields.end());
-		for (auto f : fields) {
+		for (auto f : fields) { // a field listed twice lists its segments twice: Fetch merges them
 			fetch.Add(bind.Chunk(zone, f), bind.FieldType(f));
 		}
 	}

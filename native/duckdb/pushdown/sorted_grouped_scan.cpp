@@ -134,7 +134,7 @@ void GroupZone(const GroupedBindData &bind, SortedGlobalState &g, SortedLocalSta
 		if (item.match == ZoneMatch::SOME) {
 			l.filter.Fields(item.matches, fields);
 		}
-		FetchFields(fetch, meta, item.zone, fields);
+		fetch.Add(meta, item.zone, fields);
 	}
 	ZoneDecoder column(file, item.zone, path, l.buffers, &fetch.Fetch(path));
 	l.groups.Clear(g.specs.size());
