@@ -316,6 +316,28 @@ describe('the simulated store', () => {
     expect(hooks.simStoreStats(h).head).toBe(0);
   });
 
+  it('opens a large file with one read of a thousandth of it (a footer grows with its file), a small one with 64 KiB', async () => {
+    // 10M random BIGINTs: about 80 MB stored, where a 64 KiB tail would leave a wider table's
+    // footer short (66 KiB for 10M rows of 8 columns) and cost a second request.
+    const big = join(dir, 'big.vtx');
+    const writer = await DuckDBInstance.create(':memory:');
+    const w = await writer.connect();
+    await registerVortex(w);
+    await w.run(`COPY (SELECT (hash(i) >> 1)::BIGINT AS a FROM range(10000000) r(i)) TO ${sqlString(big)} (FORMAT vortex)`);
+    const conn = await storeDb();
+    const h = native(conn);
+    for (const [file, want] of [
+      [big, Math.floor(statSync(big).size / 1024)],
+      [join(dir, 't.vtx'), 64 * 1024],
+    ] as const) {
+      hooks.resetSimStore(h);
+      await rows(conn, `SELECT count(*) FROM vortex_scan(${url(file)})`);
+      const { head, get, bytes } = hooks.simStoreStats(h);
+      expect({ file, head, get, bytes }).toEqual({ file, head: 1, get: 1, bytes: want });
+    }
+    expect(statSync(big).size).toBeGreaterThan(64 * 1024 * 1024); // else both would read 64 KiB
+  });
+
   it('sleeps its latency per request and its bandwidth per stream', async () => {
     const conn = await storeDb();
     const h = native(conn);

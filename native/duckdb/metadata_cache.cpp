@@ -4,6 +4,7 @@
 #include "settings.hpp"
 #include "duckdb/storage/object_cache.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <list>
 #include <mutex>
@@ -214,6 +215,17 @@ std::shared_ptr<const vtx::FileMetadata> GetMetadata(FileSource &source) {
 	return GetMetadata(source, MetadataCacheLimit(source.Context()));
 }
 
+//! The first read of an open. A footer grows with the file (its zones times its columns: 66 KiB for a
+//! 139 MB file of 8 columns), and on object storage a second request costs as much as megabytes
+//! more of the first (zone_fetch.hpp): a remote file's first read is a thousandth of it, at least
+//! the 64 KiB that holds most footers and at most 1 MiB. A local file's second read costs nothing.
+static uint64_t TailRead(FileSource &source, uint64_t size) {
+	if (!source.Remote()) {
+		return vtx::kTailRead;
+	}
+	return std::min<uint64_t>(std::max<uint64_t>(size / 1024, vtx::kTailRead), uint64_t(1) << 20);
+}
+
 std::shared_ptr<const vtx::FileMetadata> GetMetadata(FileSource &source, size_t limit) {
 	auto &context = source.Context();
 	auto cache = CacheOf(context);
@@ -242,7 +254,7 @@ std::shared_ptr<const vtx::FileMetadata> GetMetadata(FileSource &source, size_t 
 		// A small remote file may be read whole here, as the setting asks: its columns then come from
 		// DuckDB's external file cache, which keeps this read, at no further request.
 		const bool whole = source.Cached() && size <= RemoteWholeFileSize(context);
-		tail = vtx::ReadTail(source, whole ? size : vtx::kTailRead);
+		tail = vtx::ReadTail(source, whole ? size : TailRead(source, size));
 		meta = std::make_shared<const vtx::FileMetadata>(vtx::ReadMetadata(source, tail));
 	} catch (vtx::FormatError &e) {
 		ThrowFileError(source.Path(), e);
