@@ -61,7 +61,10 @@ struct CompactFloatSum {
 		// scale lies above every position, so it never does); everything else out of line.
 		uint64_t bits;
 		std::memcpy(&bits, &v, sizeof(bits));
-		const uint32_t position = (static_cast<uint32_t>(bits >> 52) & 0x7ff) - 1; // wraps for 0
+		if ((bits << 1) == 0) {
+			return; // ±0, as common as any value in many columns: no call out of line for it
+		}
+		const uint32_t position = (static_cast<uint32_t>(bits >> 52) & 0x7ff) - 1; // wraps for subnormals
 		const uint32_t shift = position - scale;
 		if (position < 0x7fe && shift <= 126 - 53) {
 			const u128 magnitude = static_cast<u128>((bits & ((uint64_t(1) << 52) - 1)) | (uint64_t(1) << 52)) << shift;

@@ -138,13 +138,29 @@ bool RangeIds(const DecodedColumn &c, KeyIds &out) {
 		}
 		any = rows > 0;
 	} else {
-		for (uint64_t i = 0; i < rows; i++) {
-			O x;
-			std::memcpy(&x, base + i * sizeof(O), sizeof(O));
-			const bool valid = c.IsValid(i);
-			lo = valid && x < lo ? x : lo;
-			hi = valid && x > hi ? x : hi;
-			any |= valid;
+		// 64 rows a validity word: a full word's rows in the vectorized loop, an empty one's
+		// skipped, a mixed one's bits shifted out one by one (no index arithmetic per row).
+		for (uint64_t w = 0; w * 64 < rows; w++) {
+			const uint64_t begin = w * 64, end = std::min<uint64_t>(rows, begin + 64);
+			uint64_t bits = c.validity[w];
+			if (bits == ~uint64_t(0)) {
+				for (uint64_t i = begin; i < end; i++) {
+					O x;
+					std::memcpy(&x, base + i * sizeof(O), sizeof(O));
+					lo = x < lo ? x : lo;
+					hi = x > hi ? x : hi;
+				}
+				any = true;
+				continue;
+			}
+			any |= bits != 0;
+			for (uint64_t i = begin; i < end && bits; i++, bits >>= 1) {
+				O x;
+				std::memcpy(&x, base + i * sizeof(O), sizeof(O));
+				const bool valid = bits & 1;
+				lo = valid && x < lo ? x : lo;
+				hi = valid && x > hi ? x : hi;
+			}
 		}
 	}
 	const U span = static_cast<U>(static_cast<U>(hi) - static_cast<U>(lo));
@@ -167,10 +183,14 @@ bool RangeIds(const DecodedColumn &c, KeyIds &out) {
 		out.null_id = kNoId;
 		out.card = range;
 	} else {
-		for (uint64_t i = 0; i < rows; i++) {
-			U x;
-			std::memcpy(&x, base + i * sizeof(U), sizeof(U));
-			out.own[i] = c.IsValid(i) ? static_cast<uint32_t>(static_cast<U>(x - first)) : range;
+		for (uint64_t w = 0; w * 64 < rows; w++) {
+			const uint64_t begin = w * 64, end = std::min<uint64_t>(rows, begin + 64);
+			uint64_t bits = c.validity[w];
+			for (uint64_t i = begin; i < end; i++, bits >>= 1) {
+				U x;
+				std::memcpy(&x, base + i * sizeof(U), sizeof(U));
+				out.own[i] = (bits & 1) ? static_cast<uint32_t>(static_cast<U>(x - first)) : range;
+			}
 		}
 		out.null_id = range;
 		out.card = uint64_t(range) + 1;
@@ -339,17 +359,31 @@ constexpr uint64_t kMaxWindowLimbs = uint64_t(1) << 22;
 template <class T>
 LimbWindow WindowOf(const DecodedColumn &c) {
 	const uint8_t *base = c.Fixed();
-	uint32_t lo = std::numeric_limits<uint32_t>::max(), hi = 0;
+	// On the bits, without a branch (a zone of doubles passes here once per sum, and zeros fall
+	// where the data puts them): a double's bits without the sign order as its magnitude does. The
+	// smallest nonzero magnitude and the largest finite one bound the limbs; zeros (wrapping to the
+	// top when one is taken off), NaN and infinities (above every finite one) take none.
+	constexpr uint64_t kSpecial = uint64_t(0x7ff) << 53;
+	uint64_t smallest = ~uint64_t(0), largest = 0;
 	for (uint64_t i = 0; i < c.count; i++) {
 		T x;
 		std::memcpy(&x, base + i * sizeof(T), sizeof(T));
-		if (x != x || x == 0 || x == std::numeric_limits<T>::infinity() || x == -std::numeric_limits<T>::infinity()) {
-			continue;
-		}
-		const uint32_t limb = FloatAccumulator::LowestLimb(static_cast<double>(x));
-		lo = std::min(lo, limb);
-		hi = std::max(hi, limb);
+		const double d = static_cast<double>(x);
+		uint64_t bits;
+		std::memcpy(&bits, &d, sizeof(bits));
+		const uint64_t magnitude = bits << 1;
+		smallest = std::min(smallest, magnitude - 1);
+		largest = std::max(largest, magnitude & -static_cast<uint64_t>(magnitude < kSpecial));
 	}
+	if (smallest >= kSpecial - 1) {
+		return LimbWindow(); // no finite nonzero value
+	}
+	// LowestLimb's arithmetic on the biased exponents.
+	auto limb_of = [](uint64_t magnitude) {
+		const auto biased = static_cast<uint32_t>(magnitude >> 53);
+		return (biased - (biased != 0)) >> 5;
+	};
+	const uint32_t lo = limb_of(smallest + 1), hi = limb_of(largest);
 	return lo > hi ? LimbWindow() : LimbWindow {lo, hi - lo + 3};
 }
 
