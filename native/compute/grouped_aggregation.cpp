@@ -1208,6 +1208,82 @@ void GroupedAggregation::CountsFrom(size_t v, uint64_t card) {
 	});
 }
 
+//! Each group's string bounds from a dictionary chunk's entries rather than a string per row
+//! (max(URL) by a key of 7 values compared every row's long string: 1.5x DuckDB's own). Where the
+//! dictionary is in order (a sorted or clustered column's, written in order of first appearance),
+//! a group's bounds are its least and greatest codes; else each group marks the entries its rows
+//! use (one byte per group and entry: only where that is no more than the rows) and compares those
+//! once. False where neither applies.
+bool GroupedAggregation::DictionaryBounds(size_t v, const DecodedColumn &col, const uint32_t *ids, uint64_t card,
+                                          const uint8_t *selected, const uint8_t *keep) {
+	auto &s = *scratch;
+	const auto &dict = col.dictionary;
+	const uint64_t entries = dict.size();
+	if (entries == 0) {
+		return false;
+	}
+	auto less = [](const StringRef &a, const StringRef &b) {
+		const int c = std::memcmp(a.ptr, b.ptr, std::min(a.len, b.len));
+		return c < 0 || (c == 0 && a.len < b.len);
+	};
+	bool in_order = true;
+	for (uint64_t e = 1; in_order && e < entries; e++) {
+		in_order = !less(dict[e], dict[e - 1]);
+	}
+	if (!in_order && card * entries > col.count) {
+		return false;
+	}
+	auto counts = [&](uint64_t i) { return (!selected || selected[i]) && (!keep || keep[ids[i]]) && RowValid(col, i); };
+	s.cursor.assign(card, 0); // valid rows per id
+	if (in_order) {
+		s.offsets.assign(card, ~uint64_t(0)); // least code per id
+		s.order.assign(card, 0);              // greatest code per id
+		for (uint64_t i = 0; i < col.count; i++) {
+			if (counts(i)) {
+				const uint32_t code = col.codes[i];
+				auto id = ids[i];
+				s.cursor[id]++;
+				s.offsets[id] = std::min<uint64_t>(s.offsets[id], code);
+				s.order[id] = std::max(s.order[id], code);
+			}
+		}
+	} else {
+		s.valid.assign(card * entries, 0);
+		for (uint64_t i = 0; i < col.count; i++) {
+			if (counts(i)) {
+				s.cursor[ids[i]]++;
+				s.valid[uint64_t(ids[i]) * entries + col.codes[i]] = 1;
+			}
+		}
+	}
+	for (uint64_t id = 0; id < card; id++) {
+		if (s.rows[id] == 0) {
+			continue;
+		}
+		s.strings.clear(); // none where the group's rows are all NULL
+		if (s.cursor[id] != 0 && in_order) {
+			s.strings.push_back(dict[s.offsets[id]]);
+			s.strings.push_back(dict[s.order[id]]);
+		} else if (s.cursor[id] != 0) {
+			const uint8_t *used = s.valid.data() + id * entries;
+			for (uint64_t e = 0; e < entries; e++) {
+				if (used[e]) {
+					s.strings.push_back(dict[e]);
+				}
+			}
+		}
+		ColumnInput in;
+		in.type = value_types[v];
+		in.count = s.strings.size();
+		in.strings = s.strings.data();
+		auto z = ComputeStats(in, false);
+		z.rows = s.rows[id];
+		z.nulls = z.rows - s.cursor[id];
+		groups[s.group[id]].values[v].AddStats(z);
+	}
+	return true;
+}
+
 void GroupedAggregation::FinishValues(size_t v, const DecodedColumn &col, const uint32_t *ids, uint64_t card,
                                       const uint8_t *selected, const uint8_t *keep) {
 	auto &s = *scratch;
@@ -1286,6 +1362,9 @@ void GroupedAggregation::FinishValues(size_t v, const DecodedColumn &col, const 
 	}
 	case ValuePath::GATHER:
 		break;
+	}
+	if (!width && !col.codes.empty() && !needs_distinct[v] && DictionaryBounds(v, col, ids, card, selected, keep)) {
+		return;
 	}
 	// Everything else (strings, 128-bit integers, float min/max): each group's rows gathered
 	// in row order (a counting sort by id) and summarised exactly as the writer summarises a zone.

@@ -100,6 +100,8 @@ private:
 	//! (`keep`: AddKeptEntries's, or null.)
 	void FinishValues(size_t v, const DecodedColumn &col, const uint32_t *ids, uint64_t card, const uint8_t *selected,
 	                  const uint8_t *keep);
+	bool DictionaryBounds(size_t v, const DecodedColumn &col, const uint32_t *ids, uint64_t card, const uint8_t *selected,
+	                      const uint8_t *keep);
 
 	std::vector<ColumnType> key_types;
 	std::vector<ColumnType> value_types;
