@@ -1,4 +1,6 @@
 #include "grouped_aggregation.hpp"
+#include "compact_float_sum.hpp"
+#include "selection.hpp"
 
 #include "../format/stats/halves_sum.hpp"
 
@@ -489,13 +491,32 @@ VTX_VECTOR_LOOP void KeptSum(const uint32_t *__restrict ids, const uint64_t *__r
 }
 
 //! Counts per id, and with a window, the exact sum of each id's finite values into its limbs.
+//! Calls visit(i) for each row of `c` that `selected` keeps (null: every row), in order. A
+//! filter's kept rows fall where the data puts them: their positions are listed first
+//! (SelectedRows, branch-free), so that the loop does not mispredict every other row.
+template <class F>
+void ForSelectedRows(uint64_t count, const uint8_t *selected, F &&visit) {
+	if (!selected) {
+		for (uint64_t i = 0; i < count; i++) {
+			visit(i);
+		}
+		return;
+	}
+	thread_local std::vector<uint32_t> rows;
+	rows.resize(count);
+	const uint32_t n = SelectedRows(selected, static_cast<uint32_t>(count), rows.data());
+	for (uint32_t k = 0; k < n; k++) {
+		visit(rows[k]);
+	}
+}
+
 template <class T, bool VALIDITY, bool SELECTION>
 void FloatLoop(const uint32_t *ids, const DecodedColumn &c, const uint8_t *selected, FloatAcc *acc, LimbWindow window,
                int64_t *limbs) {
 	const uint8_t *base = c.Fixed();
-	for (uint64_t i = 0; i < c.count; i++) {
-		if ((SELECTION && !selected[i]) || (VALIDITY && !c.IsValid(i))) {
-			continue;
+	ForSelectedRows(c.count, SELECTION ? selected : nullptr, [&](uint64_t i) {
+		if (VALIDITY && !c.IsValid(i)) {
+			return;
 		}
 		T x;
 		std::memcpy(&x, base + i * sizeof(T), sizeof(T));
@@ -509,7 +530,38 @@ void FloatLoop(const uint32_t *ids, const DecodedColumn &c, const uint8_t *selec
 		if (window.width && !nan && !inf && x != 0) {
 			FloatAccumulator::AddTo(limbs + uint64_t(ids[i]) * window.width, window.first, static_cast<double>(x));
 		}
-	}
+	});
+}
+
+//! One group's rows (a key that is one value, or NULL, in the zone): the counts as FloatLoop
+//! keeps them, and the finite values' exact sum in a CompactFloatSum, as DuckDB's own grouped plan
+//! sums them (vortex_exact_sum, a value at a time), where the limbs took three additions a row.
+template <class T>
+ExactSum OneGroupFloatSum(const DecodedColumn &c, const uint8_t *selected, FloatAcc &a) {
+	CompactFloatSum sum;
+	sum.Initialize();
+	const uint8_t *base = c.Fixed();
+	ForSelectedRows(c.count, selected, [&](uint64_t i) {
+		if (!c.IsValid(i)) {
+			return;
+		}
+		T x;
+		std::memcpy(&x, base + i * sizeof(T), sizeof(T));
+		const double d = static_cast<double>(x);
+		a.n++;
+		if (d != d) {
+			a.nans++;
+		} else if (d == std::numeric_limits<double>::infinity()) {
+			a.pos++;
+		} else if (d == -std::numeric_limits<double>::infinity()) {
+			a.neg++;
+		} else {
+			sum.Add(d);
+		}
+	});
+	ExactSum out = sum.Finite();
+	sum.Destroy();
+	return out;
 }
 
 //! Calls run(validity, selection) with both as compile-time constants.
@@ -565,6 +617,8 @@ struct GroupedAggregation::Scratch {
 	std::vector<void *> acc_at;         //! per value column: the accumulators, aligned
 	std::vector<LimbWindow> windows;    //! per float value column summed: its limbs per id
 	std::vector<std::vector<int64_t>> limbs; //! per float value column summed: card × window width
+	//! per float value column summed for one group (card 1): its finite values' exact sum, by batches
+	std::vector<ExactSum> one_sums;
 	IdTable<uint8_t> t8;
 	IdTable<uint16_t> t16;
 	IdTable<uint32_t> t32;
@@ -1097,6 +1151,7 @@ void GroupedAggregation::ChoosePaths(const std::vector<const DecodedColumn *> &v
 	s.acc_at.resize(values.size());
 	s.windows.resize(values.size());
 	s.limbs.resize(values.size());
+	s.one_sums.resize(values.size());
 	for (size_t v = 0; v < values.size(); v++) {
 		auto &col = *values[v];
 		auto &type = value_types[v];
@@ -1108,7 +1163,8 @@ void GroupedAggregation::ChoosePaths(const std::vector<const DecodedColumn *> &v
 		             : !needs_minmax[v] && !needs_sum[v]  ? ValuePath::COUNT
 		                                                 : ValuePath::GATHER;
 		if (s.paths[v] == ValuePath::FLOAT) {
-			s.windows[v] = !needs_sum[v]              ? LimbWindow()
+			// One group: summed by batches (OneGroupFloatSum), no limb window to find.
+			s.windows[v] = !needs_sum[v] || card == 1 ? LimbWindow()
 			               : type.ByteWidth() == 4 ? WindowOf<float>(col)
 			                                       : WindowOf<double>(col);
 			if (card * s.windows[v].width > kMaxWindowLimbs) {
@@ -1180,6 +1236,10 @@ void GroupedAggregation::AccumulateValues(size_t v, const DecodedColumn &col, co
 	s.acc_at[v] = acc;
 	for (uint64_t id = 0; id < card; id++) {
 		acc[id] = FloatAcc {0, 0, 0, 0};
+	}
+	if (card == 1 && needs_sum[v]) {
+		s.one_sums[v] = width == 4 ? OneGroupFloatSum<float>(col, selected, acc[0]) : OneGroupFloatSum<double>(col, selected, acc[0]);
+		return;
 	}
 	const auto window = s.windows[v];
 	s.limbs[v].assign(card * window.width, 0);
@@ -1337,7 +1397,9 @@ void GroupedAggregation::FinishValues(size_t v, const DecodedColumn &col, const 
 			z.pos_inf = a.pos;
 			z.neg_inf = a.neg;
 			state.AddStats(z);
-			if (window.width) {
+			if (card == 1 && needs_sum[v]) {
+				state.float_sum.Add(s.one_sums[v]);
+			} else if (window.width) {
 				state.float_sum.AddLimbs(s.limbs[v].data() + id * window.width, window.width, window.first, a.n);
 			}
 		});
