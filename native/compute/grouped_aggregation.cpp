@@ -1294,24 +1294,27 @@ bool GroupedAggregation::DictionaryBounds(size_t v, const DecodedColumn &col, co
 		return false;
 	}
 	auto counts = [&](uint64_t i) { return (!selected || selected[i]) && (!keep || keep[ids[i]]) && RowValid(col, i); };
-	s.cursor.assign(card, 0); // valid rows per id
+	auto &valid = s.cursor;     // valid rows per id
+	auto &least = s.offsets;    // in order: the least code per id
+	auto &greatest = s.order;   // in order: the greatest code per id
+	valid.assign(card, 0);
 	if (in_order) {
-		s.offsets.assign(card, ~uint64_t(0)); // least code per id
-		s.order.assign(card, 0);              // greatest code per id
+		least.assign(card, ~uint64_t(0));
+		greatest.assign(card, 0);
 		for (uint64_t i = 0; i < col.count; i++) {
 			if (counts(i)) {
 				const uint32_t code = col.codes[i];
 				auto id = ids[i];
-				s.cursor[id]++;
-				s.offsets[id] = std::min<uint64_t>(s.offsets[id], code);
-				s.order[id] = std::max(s.order[id], code);
+				valid[id]++;
+				least[id] = std::min<uint64_t>(least[id], code);
+				greatest[id] = std::max(greatest[id], code);
 			}
 		}
 	} else {
 		s.valid.assign(card * entries, 0);
 		for (uint64_t i = 0; i < col.count; i++) {
 			if (counts(i)) {
-				s.cursor[ids[i]]++;
+				valid[ids[i]]++;
 				s.valid[uint64_t(ids[i]) * entries + col.codes[i]] = 1;
 			}
 		}
@@ -1321,10 +1324,10 @@ bool GroupedAggregation::DictionaryBounds(size_t v, const DecodedColumn &col, co
 			continue;
 		}
 		s.strings.clear(); // none where the group's rows are all NULL
-		if (s.cursor[id] != 0 && in_order) {
-			s.strings.push_back(dict[s.offsets[id]]);
-			s.strings.push_back(dict[s.order[id]]);
-		} else if (s.cursor[id] != 0) {
+		if (valid[id] != 0 && in_order) {
+			s.strings.push_back(dict[least[id]]);
+			s.strings.push_back(dict[greatest[id]]);
+		} else if (valid[id] != 0) {
 			const uint8_t *used = s.valid.data() + id * entries;
 			for (uint64_t e = 0; e < entries; e++) {
 				if (used[e]) {
@@ -1338,7 +1341,7 @@ bool GroupedAggregation::DictionaryBounds(size_t v, const DecodedColumn &col, co
 		in.strings = s.strings.data();
 		auto z = ComputeStats(in, false);
 		z.rows = s.rows[id];
-		z.nulls = z.rows - s.cursor[id];
+		z.nulls = z.rows - valid[id];
 		groups[s.group[id]].values[v].AddStats(z);
 	}
 	return true;
