@@ -85,6 +85,40 @@ describe('the cost decision', () => {
     }
   });
 
+  it('leaves a GROUP BY with too few rows a group over the whole query to DuckDB, though each zone holds few groups', async () => {
+    // 400,000 rows clustered by key: 100 groups a zone of 20,000 (cheap for the zone), but 2,000
+    // groups of 200 rows in all, each made, merged and finished by the reader's table of groups.
+    await conn.run(`CREATE TABLE clustered AS SELECT 'key-' || lpad((i * 2000 // 400000)::VARCHAR, 5, '0') AS s,
+        (i * 2000 // 400000)::BIGINT AS n, (i * 300 // 400000)::BIGINT AS few, (hash(i) % 1000)::BIGINT AS v,
+        TIMESTAMP '2024-01-01' + to_milliseconds(i * 200) AS ts
+      FROM range(400000) r(i)`);
+    const f = sqlString(join(dir, 'clustered.vtx'));
+    await conn.run(`COPY clustered TO ${f} (FORMAT vortex, ROW_GROUP_SIZE 20000)`);
+    const query = (key: string, from: string) => `SELECT ${key}, count(*), sum(v), max(v) FROM ${from} GROUP BY 1 ORDER BY 1`;
+    const p = await plan(query('s', f));
+    expect(p).toMatch(/Not Pushed: GROUP BY: cost: about \d+ groups in 400000 rows, too few rows a group/);
+    const estimate = Number(/about (\d+) groups/.exec(p)?.[1]);
+    expect(estimate).toBeGreaterThan(1600);
+    expect(estimate).toBeLessThan(2400);
+    expect(p).not.toContain('VORTEX_SCAN_GROUPED');
+    // An integer key the zones are sorted by goes to the sorted path, which makes no table;
+    // 300 groups are few enough for the table whatever their rows.
+    expect(await plan(query('n', f))).toContain('Grouped As');
+    expect(await plan(query('few', f))).toContain('VORTEX_SCAN_GROUPED');
+    // A bucket key costs DuckDB its function on every row: 300 rows a minute stay pushed.
+    expect(await plan(query(`date_trunc('minute', ts)`, f))).toContain('VORTEX_SCAN_GROUPED');
+    for (const key of ['s', 'n', 'few', `date_trunc('minute', ts)`]) {
+      expect(await answerText(conn, query(key, f))).toBe(await answerText(conn, query(key, 'clustered')));
+    }
+    await conn.run('SET vortex_pushdown_cost_based = false');
+    try {
+      expect(await plan(query('s', f))).toContain('VORTEX_SCAN_GROUPED');
+      expect(await answerText(conn, query('s', f))).toBe(await answerText(conn, query('s', 'clustered')));
+    } finally {
+      await conn.run('RESET vortex_pushdown_cost_based');
+    }
+  });
+
   it('vortex_pushdown_cost_based = false pushes wherever the rules allow, with the same answers', async () => {
     const sql = (f: string) => `SELECT count(DISTINCT hi), count(DISTINCT url) FROM ${f} WHERE i % 3 = 0`;
     await conn.run('SET vortex_pushdown_cost_based = false');

@@ -35,6 +35,8 @@
 #include "duckdb/planner/operator/logical_projection.hpp"
 
 #include <functional>
+#include <limits>
+#include <set>
 
 namespace vortex {
 
@@ -714,7 +716,23 @@ constexpr double kMaxExpensiveShare = 0.25;
 constexpr double kMaxStraddlingShare = 0.5;
 constexpr double kMinKeptShare = 0.5;
 
-enum class GroupCost { CHEAP, MANY_GROUPS, STRADDLING };
+//! Every group of the query, not only every group of a zone, costs the table of groups: it is
+//! made, its states are merged across threads, finished and handed on one by one, where
+//! DuckDB's hash aggregate keeps a group in a row of its table. Measured over clustered string
+//! keys (bench/group-count.mjs, 10M rows, 2 threads), the table of groups against pushdown off,
+//! by rows per group of the whole query and the value columns aggregated:
+//!   none (count(*)):         1,000 rows 0.68x, 666 rows 0.84x, 333 rows 1.84x;
+//!   one (sum):               1,666 rows 0.86x, 1,000 rows 1.17x, 666 rows 1.39x;
+//!   two (max(v), min(w)):    3,333 rows 0.80x, 1,000 rows 1.21x, 333 rows 2.03x;
+//! and at 1M rows, 333 rows a group 1.10-1.70x. So a query is cheap only with kRowsPerTotalGroup
+//! rows a group for each state a group keeps (its count and one per value column). Under
+//! kMinTotalGroups groups the whole difference is a few milliseconds and the rule does not apply.
+//! The groups are estimated from the keys' zone sketches merged (HyperLogLog of 64 registers:
+//! about 13% off), and are at most the zones' own bounds summed.
+constexpr uint64_t kRowsPerTotalGroup = 600;
+constexpr double kMinTotalGroups = 1024;
+
+enum class GroupCost { CHEAP, MANY_GROUPS, MANY_TOTAL_GROUPS, STRADDLING };
 
 //! How a query's filters meet the files' zones: the rows of zones they do not rule out, of those
 //! the rows of zones they straddle, and the rows of those estimated to pass.
@@ -790,8 +808,33 @@ bool FewRowsPassStraddling(const ScanBindData &scan, const std::vector<ScanFile>
 	return reach.MostlyStraddled() && reach.kept * kRowsPerKept < static_cast<double>(reach.straddling);
 }
 
+//! An estimate of the distinct values (NULL counting as one) of `field` over the zones `zones`
+//! lists, from their sketches; infinity where a zone with values keeps none.
+double SketchedKeys(const ScanBindData &scan, idx_t field, const std::vector<const vtx::ZoneMeta *> &zones) {
+	if (scan.IsHiveColumn(field)) {
+		std::set<std::string> values; // one per file
+		for (auto &v : scan.hive.values) {
+			values.insert(v[field - scan.fields.size()].ToString());
+		}
+		return static_cast<double>(values.size());
+	}
+	HyperLogLog registers;
+	bool nulls = false;
+	for (auto *z : zones) {
+		auto &s = z->chunks[field].stats;
+		nulls = nulls || s.nulls > 0;
+		if (s.has_sketch) {
+			MergeRegisters(registers, s.sketch);
+		} else if (s.NonNull() != 0) {
+			return std::numeric_limits<double>::infinity();
+		}
+	}
+	return static_cast<double>(registers.Count()) + (nulls ? 1 : 0);
+}
+
 GroupCost CheapToGroup(ClientContext &context, const ScanBindData &scan, const std::vector<ScanFile> &files,
-                       const std::vector<PushedFilter> &filters, const std::vector<GroupKey> &keys, FilterReach &reach) {
+                       const std::vector<PushedFilter> &filters, const std::vector<GroupKey> &keys, idx_t states,
+                       FilterReach &reach, double &total_groups) {
 	std::vector<std::unique_ptr<BucketEvaluator>> buckets;
 	for (auto &k : keys) {
 		buckets.push_back(k.bucket ? std::make_unique<BucketEvaluator>(context, *k.bucket, scan.fields[k.field].type, k.monotone)
@@ -802,7 +845,10 @@ GroupCost CheapToGroup(ClientContext &context, const ScanBindData &scan, const s
 	const uint64_t rows_per_group =
 	    keys.size() == 1 && keys[0].bucket && (keys[0].monotone || buckets[0]->CalendarField()) ? kRowsPerBucketGroup
 	                                                                                              : kRowsPerGroup;
+	double zone_groups = 0; // the zones' bounds summed: a key's groups are at most that
+	std::vector<const vtx::ZoneMeta *> zones;
 	reach = ReachOf(scan, files, filters, [&](const vtx::ZoneMeta &z) {
+		zones.push_back(&z);
 		uint64_t groups = 1;
 		for (idx_t i = 0; i < keys.size(); i++) {
 			auto k = keys[i].field;
@@ -816,7 +862,13 @@ GroupCost CheapToGroup(ClientContext &context, const ScanBindData &scan, const s
 		if (groups > 1 && groups * rows_per_group > z.rows) {
 			expensive += z.rows;
 		}
+		zone_groups += static_cast<double>(groups);
 	});
+	total_groups = 1;
+	for (auto &k : keys) { // a bucket has at most its column's values
+		total_groups *= SketchedKeys(scan, k.field, zones);
+	}
+	total_groups = std::min(total_groups, zone_groups);
 	bool bucket = false;
 	for (auto &k : keys) {
 		bucket = bucket || k.bucket;
@@ -825,8 +877,29 @@ GroupCost CheapToGroup(ClientContext &context, const ScanBindData &scan, const s
 	    SettingEnabled(context, Setting::PUSHDOWN_COST_BASED)) {
 		return GroupCost::STRADDLING;
 	}
-	return static_cast<double>(expensive) <= kMaxExpensiveShare * static_cast<double>(reach.total) ? GroupCost::CHEAP
-	                                                                                             : GroupCost::MANY_GROUPS;
+	if (static_cast<double>(expensive) > kMaxExpensiveShare * static_cast<double>(reach.total)) {
+		return GroupCost::MANY_GROUPS;
+	}
+	// (A bucket key costs DuckDB its function on every row, 15-20 ns at 10M rows, far more than
+	// the per-row saving measured above: a sorted TIMESTAMP's `date_trunc('minute', ts)` over 300
+	// rows a minute, the table of groups 82 ms against 177 ms off. kRowsPerBucketGroup rules there.)
+	if (!bucket && total_groups > kMinTotalGroups &&
+	    total_groups * static_cast<double>(kRowsPerTotalGroup * (states + 1)) > static_cast<double>(reach.total) &&
+	    SettingEnabled(context, Setting::PUSHDOWN_COST_BASED)) {
+		return GroupCost::MANY_TOTAL_GROUPS;
+	}
+	return GroupCost::CHEAP;
+}
+
+//! The value columns a grouped aggregate keeps a state for in each group (count(*) none).
+idx_t StateColumns(const PushedBindData &bind) {
+	std::set<idx_t> fields;
+	for (auto &a : bind.aggregates) {
+		if (a.kind != AggregateKind::COUNT_STAR) {
+			fields.insert(a.field);
+		}
+	}
+	return fields.size();
 }
 
 //! Values of `field` a pushed count(DISTINCT) would hash one by one, of `all` non-NULL ones: a
@@ -859,8 +932,8 @@ uint64_t DistinctValuesOneByOne(const ScanBindData &scan, idx_t field, const std
 //! Replaces the grouped aggregate by a scan emitting [keys..., aggregates...] per group. The
 //! get takes the aggregate's group_index as its table index, so the keys' bindings hold; the
 //! aggregates' bindings (aggregate_index, j) are rewritten above it to (group_index, keys + j).
-//! `sorted`: only where SortedKeyZones holds (the aggregate is left to DuckDB otherwise).
-void PushGrouped(LogicalAggregate &agg, const Chain &chain, std::vector<GroupKey> group_keys, PushedBindData pushed,
+//! `sorted`: only where SortedKeyZones holds (the aggregate is left to DuckDB otherwise: false).
+bool PushGrouped(LogicalAggregate &agg, const Chain &chain, std::vector<GroupKey> group_keys, PushedBindData pushed,
                  unique_ptr<LogicalOperator> &op, vector<ReplacementBinding> &rebind, bool sorted) {
 	auto bind = make_uniq<GroupedBindData>();
 	std::vector<idx_t> keys;
@@ -909,7 +982,7 @@ void PushGrouped(LogicalAggregate &agg, const Chain &chain, std::vector<GroupKey
 	bind->key_transforms = std::move(transforms);
 	bind->sorted = sorted;
 	if (sorted && !SortedKeyZones(*bind)) {
-		return;
+		return false;
 	}
 	for (idx_t i = 0; i < agg.expressions.size(); i++) {
 		types.push_back(agg.expressions[i]->return_type);
@@ -927,6 +1000,7 @@ void PushGrouped(LogicalAggregate &agg, const Chain &chain, std::vector<GroupKey
 		get->estimated_cardinality = estimate;
 	}
 	op = std::move(get);
+	return true;
 }
 
 //! A SELECT list of which only some aggregates can be pushed (a float min/max beside sums):
@@ -1148,7 +1222,9 @@ void TryPush(ClientContext &context, Binder &binder, const RulesTable &rules, un
 			return;
 		}
 		FilterReach reach;
-		const auto cost = CheapToGroup(context, *chain.scan, bind->files, bind->filters, keys, reach);
+		double total_groups = 0;
+		const auto cost =
+		    CheapToGroup(context, *chain.scan, bind->files, bind->filters, keys, StateColumns(*bind), reach, total_groups);
 		if (cost == GroupCost::STRADDLING) {
 			decline("GROUP BY: cost: the filters straddle the zones of " + std::to_string(reach.straddling) + " of " +
 			        std::to_string(reach.total) + " rows, which DuckDB's filtered scan and hash aggregate group faster");
@@ -1158,11 +1234,18 @@ void TryPush(ClientContext &context, Binder &binder, const RulesTable &rules, un
 			PushGrouped(agg, chain, std::move(keys), std::move(*bind), op, rebind, false);
 			return;
 		}
-		// Too many groups a zone for a table of groups: still pushed where the zones are sorted
-		// by the key (sorted_grouped_scan.hpp), whose groups then cost no lookup at all.
-		if (SettingEnabled(context, Setting::PUSHDOWN_SORTED_GROUPS)) {
-			PushGrouped(agg, chain, std::move(keys), std::move(*bind), op, rebind, true);
+		// Too many groups for a table of groups: still pushed where the zones are sorted by the
+		// key (sorted_grouped_scan.hpp), whose groups then cost no lookup at all.
+		if (SettingEnabled(context, Setting::PUSHDOWN_SORTED_GROUPS) &&
+		    PushGrouped(agg, chain, std::move(keys), std::move(*bind), op, rebind, true)) {
+			return;
 		}
+		decline(cost == GroupCost::MANY_TOTAL_GROUPS
+		            ? "GROUP BY: cost: about " + std::to_string(static_cast<uint64_t>(total_groups)) + " groups in " +
+		                  std::to_string(reach.total) +
+		                  " rows, too few rows a group for the reader's table of groups to beat DuckDB's hash aggregate"
+		            : std::string("GROUP BY: cost: more than one group a zone per ") + std::to_string(kRowsPerGroup) +
+		                  " rows, and the zones are not sorted by the key");
 		return;
 	}
 	if (!TakeFilters(context, chain, *bind, true)) {
