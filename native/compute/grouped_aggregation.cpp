@@ -711,8 +711,9 @@ uint64_t GroupedAggregation::KeysBound(const ColumnType &type, const ChunkMeta &
 	return bound;
 }
 
-std::string GroupedAggregation::Encode(const std::vector<bool> &key_null, const std::vector<std::string> &keys) const {
-	std::string out;
+void GroupedAggregation::Encode(const std::vector<bool> &key_null, const std::vector<std::string> &keys,
+                                std::string &out) const {
+	out.clear();
 	for (size_t k = 0; k < keys.size(); k++) {
 		out.push_back(key_null[k] ? '\0' : '\1');
 		if (!key_null[k]) {
@@ -721,7 +722,6 @@ std::string GroupedAggregation::Encode(const std::vector<bool> &key_null, const 
 			out.append(keys[k]);
 		}
 	}
-	return out;
 }
 
 AggregateState GroupedAggregation::NewState(size_t v) const {
@@ -733,7 +733,8 @@ AggregateState GroupedAggregation::NewState(size_t v) const {
 }
 
 GroupState &GroupedAggregation::Find(const std::vector<bool> &key_null, const std::vector<std::string> &keys) {
-	auto encoded = Encode(key_null, keys);
+	// The encoded key is made in a buffer kept from call to call: a lookup allocates nothing.
+	Encode(key_null, keys, encoded);
 	auto it = index.find(encoded);
 	if (it != index.end()) {
 		return groups[it->second];
@@ -741,10 +742,11 @@ GroupState &GroupedAggregation::Find(const std::vector<bool> &key_null, const st
 	GroupState g;
 	g.keys = keys;
 	g.key_null = key_null;
+	g.values.reserve(value_types.size());
 	for (size_t v = 0; v < value_types.size(); v++) {
 		g.values.push_back(NewState(v));
 	}
-	index.emplace(std::move(encoded), groups.size());
+	index.emplace(encoded, groups.size());
 	groups.push_back(std::move(g));
 	return groups.back();
 }
@@ -780,11 +782,20 @@ void GroupedAggregation::AddZone(const std::vector<bool> &key_null, const std::v
 }
 
 void GroupedAggregation::Merge(GroupedAggregation &&other) {
+	if (groups.empty()) { // the first partial: taken whole, its index with it
+		groups = std::move(other.groups);
+		index = std::move(other.index);
+		last_zone_group = ~size_t(0);
+		other.groups.clear();
+		other.index.clear();
+		other.last_zone_group = ~size_t(0);
+		return;
+	}
 	for (auto &o : other.groups) {
-		auto encoded = Encode(o.key_null, o.keys);
+		Encode(o.key_null, o.keys, encoded);
 		auto it = index.find(encoded);
 		if (it == index.end()) {
-			index.emplace(std::move(encoded), groups.size());
+			index.emplace(encoded, groups.size());
 			groups.push_back(std::move(o));
 			continue;
 		}

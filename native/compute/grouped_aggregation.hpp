@@ -84,7 +84,7 @@ public:
 
 private:
 	GroupState &Find(const std::vector<bool> &key_null, const std::vector<std::string> &keys);
-	std::string Encode(const std::vector<bool> &key_null, const std::vector<std::string> &keys) const;
+	void Encode(const std::vector<bool> &key_null, const std::vector<std::string> &keys, std::string &out) const;
 	AggregateState NewState(size_t v) const;
 	//! How each value column's decoded rows are accumulated (scratch paths, float windows).
 	void ChoosePaths(const std::vector<const DecodedColumn *> &values, uint64_t card);
@@ -107,6 +107,7 @@ private:
 	std::vector<ColumnType> value_types;
 	std::vector<bool> needs_minmax, needs_sum, needs_distinct;
 	std::unordered_map<std::string, size_t> index;
+	std::string encoded; //! Find's and Merge's key, encoded
 	std::vector<GroupState> groups;
 	size_t last_zone_group = ~size_t(0); //! AddZone's last group
 	std::shared_ptr<Scratch> scratch;
