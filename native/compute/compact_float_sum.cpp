@@ -291,6 +291,11 @@ void CompactFloatSum::Combine(const CompactFloatSum &o) {
 
 ExactSum CompactFloatSum::Finite() const {
 	FloatAccumulator total;
+	AddTo(total);
+	return total.Sum();
+}
+
+void CompactFloatSum::AddTo(FloatAccumulator &total) const {
 	if (spill) {
 		total.Add(*spill);
 	}
@@ -298,7 +303,6 @@ ExactSum CompactFloatSum::Finite() const {
 	if (x) {
 		AddExactly(total, Magnitude(x), x < 0, scale);
 	}
-	return total.Sum();
 }
 
 bool CompactFloatSum::RoundFast(uint64_t divisor, double &out) const {

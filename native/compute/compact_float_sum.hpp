@@ -99,6 +99,8 @@ struct CompactFloatSum {
 	}
 	//! The exact sum of the finite values.
 	ExactSum Finite() const;
+	//! Adds that sum to `total` (no ExactSum made on the way: a grouped zone adds one per group).
+	void AddTo(FloatAccumulator &total) const;
 	//! The finite values' exact sum divided by `divisor` (1: the sum itself), rounded once;
 	//! false where only the slow path (Finite) can say (a spill, a result among the subnormals).
 	bool RoundFast(uint64_t divisor, double &out) const;
