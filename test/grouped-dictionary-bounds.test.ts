@@ -6,7 +6,8 @@ import { answerText, explain, openDb, referenceText, sqlString, tempDir } from '
 // Grouped min/max of dictionary-coded strings, taken from the entries a group's rows use
 // (GroupedAggregation::DictionaryBounds): a dictionary written in order (a sorted or clustered
 // column) by each group's least and greatest code, another by marking the entries per group, and
-// one with too many groups times entries for either by the per-row path. Pushed = not pushed = a
+// one with too many groups times entries for either by comparing entries a row at a time; plain
+// strings by comparing them a row at a time (PlainStringBounds). Pushed = not pushed = a
 // DuckDB table, with NULLs, all-NULL groups, a filter, prefixes of one another and non-ASCII text.
 
 let conn: DuckDBConnection;
@@ -23,8 +24,14 @@ const SHAPES: Record<string, string> = {
   random: `SELECT i % 7 AS g, i AS n, CASE WHEN hash(i) % 9 = 0 THEN NULL ELSE ${text('(hash(i * 3) % 300)')} END AS s FROM range(60000) r(i)`,
   // A group whose rows are all NULL beside groups that are not.
   nullGroup: `SELECT i % 5 AS g, i AS n, CASE WHEN i % 5 = 2 THEN NULL ELSE ${text('(hash(i) % 40)')} END AS s FROM range(60000) r(i)`,
-  // Many groups over a dictionary of thousands: the per-row path.
+  // Many groups over a dictionary of thousands: entries compared a row at a time.
   manyGroups: `SELECT i % 100 AS g, i AS n, ${text('(hash(i) % 1500)')} AS s FROM range(60000) r(i)`,
+  // Plain strings (nearly every value distinct), compared a row at a time on their first eight
+  // bytes first: several share those bytes ('https://…'), some are empty or end within them.
+  plain: `SELECT i % 7 AS g, i AS n, CASE WHEN hash(i) % 13 = 0 THEN NULL
+      ELSE ['https://example.com/', 'https://example.co', 'é-', 'K', '', 'https:/'][1 + (hash(i * 5) % 6)::INTEGER] ||
+        CASE WHEN hash(i * 7) % 4 = 0 THEN '' ELSE (hash(i * 3) % 1000000000)::VARCHAR END END AS s FROM range(60000) r(i)`,
+  plainManyGroups: `SELECT i % 100 AS g, i AS n, 'https://example.com/' || (hash(i * 3) % 1000000000)::VARCHAR AS s FROM range(60000) r(i)`,
 };
 
 beforeAll(async () => {
@@ -36,11 +43,11 @@ beforeAll(async () => {
   }
 });
 
-describe('grouped min/max over dictionary strings', () => {
+describe('grouped min/max over dictionary and plain strings', () => {
   it.each(Object.keys(SHAPES))('%s: pushed = not pushed = a DuckDB table', async (name) => {
     const file = sqlString(join(dir, `${name}.vtx`));
     const encodings = await answerText(conn, `SELECT DISTINCT encoding FROM vortex_metadata(${file}) WHERE column_name = 's' AND null_count < rows`);
-    expect(encodings).toContain('dictionary');
+    expect(encodings).toContain(name.startsWith('plain') ? 'plain' : 'dictionary');
     for (const query of [
       'SELECT g, min(s), max(s), count(s), count(*) FROM {t} GROUP BY g',
       'SELECT g, max(s) FROM {t} WHERE n % 3 <> 0 GROUP BY g',
