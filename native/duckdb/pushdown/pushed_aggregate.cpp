@@ -3,6 +3,7 @@
 #include "../../compute/grouped_aggregation.hpp"
 #include "../../compute/selection.hpp"
 #include "../../compute/zone_mask.hpp"
+#include "../../format/encodings/encoding.hpp"
 #include "../../format/file/reader.hpp"
 #include "../sketches.hpp"
 #include "plan_serialization.hpp"
@@ -164,6 +165,43 @@ bool AddWholeZone(const PushedBindData &bind, vtx::InputSource &source, const vt
 	return decoded;
 }
 
+//! Where fewer than half a zone's rows pass, a fixed-width column the filters did not read is
+//! read with its values left packed and decoded a block of 2,048 rows at a time, only the blocks
+//! where a row passes, as the scan hands DuckDB only the vectors with survivors (sweep: `count(*),
+//! sum(c4) WHERE c1 = 0.25`, a clustered DECIMAL beside a clustered key of 7 values, 10M rows:
+//! pushed 7.4 ms against 4.4 ms off, the whole column decoded).
+void AddSelectedBlocks(vtx::InputSource &reader, const vtx::FileMetadata &meta, size_t zone, const vtx::ColumnType &type,
+                       idx_t field, const uint8_t *selected, vtx::DecodedColumn &chunk, AggregateState &state,
+                       const std::string &path) {
+	try {
+		vtx::ReadChunk(reader, meta, zone, field, chunk, nullptr, nullptr, true);
+		if (!chunk.deferred.encoding) {
+			state.AddDecoded(chunk, selected); // decoded whole where the encoding cannot defer
+			return;
+		}
+		constexpr uint64_t kBlock = 2048;
+		alignas(16) uint8_t values[kBlock * 16];
+		vtx::DecodedColumn block;
+		block.all_valid = chunk.all_valid;
+		for (uint64_t b = 0; b < chunk.count; b += kBlock) {
+			const uint64_t m = std::min(kBlock, chunk.count - b);
+			if (std::all_of(selected + b, selected + b + m, [](uint8_t x) { return x == 0; })) {
+				continue;
+			}
+			vtx::DecodeRows(type, chunk, b, b + m, values);
+			block.count = m;
+			block.values = values;
+			if (!chunk.all_valid) { // b is a multiple of 64: whole words line up
+				block.validity.assign(chunk.validity.begin() + static_cast<std::ptrdiff_t>(b / 64),
+				                      chunk.validity.begin() + static_cast<std::ptrdiff_t>((b + m + 63) / 64));
+			}
+			state.AddDecoded(block, selected + b);
+		}
+	} catch (vtx::FormatError &e) {
+		ThrowFileError(path, e);
+	}
+}
+
 //! Decodes, filters and aggregates one straddling zone into `acc`: a zone whose expression
 //! filters turn out to hold on every row (decided per dictionary entry) is added whole.
 void AccumulateStraddling(const PushedBindData &bind, const std::vector<PlannedFile> &files, const StraddlingZone &item,
@@ -217,8 +255,25 @@ void AccumulateStraddling(const PushedBindData &bind, const std::vector<PlannedF
 		}
 		return chunk;
 	};
-	const auto match = filter.Filter(meta.zones[item.zone], item.file, item.matches,
-	                                 [&](idx_t field) -> const vtx::DecodedColumn & { return column(field); }, mask);
+	// A column only predicates read is read with its values left packed (runs, dictionary codes):
+	// the predicate is then evaluated once per run or entry, where the scan under DuckDB's own
+	// aggregate did the same (sweep: `count(*) WHERE c1 = 0.25 AND c1 <> 1.25` over run-length
+	// doubles, 10M rows, pushed 7.5 ms against 2.4 ms off).
+	auto filtered = [&](idx_t field) -> const vtx::DecodedColumn & {
+		if (acc.states.count(field) || std::find(entries.fields.begin(), entries.fields.end(), field) != entries.fields.end() ||
+		    !filter.OnlyPredicatesRead(field) || decoded.count(field)) {
+			return column(field);
+		}
+		auto &chunk = buffers[~field]; // apart from the decoded buffers (a field is both, zone to zone)
+		decoded[field] = &chunk;
+		try {
+			vtx::ReadChunk(reader, meta, item.zone, field, chunk, nullptr, nullptr, true);
+		} catch (vtx::FormatError &e) {
+			ThrowFileError(path, e);
+		}
+		return chunk;
+	};
+	const auto match = filter.Filter(meta.zones[item.zone], item.file, item.matches, filtered, mask);
 	if (match == ZoneMatch::NONE) {
 		return;
 	}
@@ -250,6 +305,10 @@ void AccumulateStraddling(const PushedBindData &bind, const std::vector<PlannedF
 	for (auto &entry : acc.states) {
 		if (selection.OneRun()) {
 			entry.second.AddDecodedRange(column(entry.first, &run), selection.first, selection.end);
+		} else if (selection.selected * 2 < rows && !decoded.count(entry.first) && entry.first < bind.fields.size() &&
+		           bind.fields[entry.first].type.ByteWidth() > 0 && bind.fields[entry.first].type.ByteWidth() <= 16) {
+			AddSelectedBlocks(reader, meta, item.zone, bind.fields[entry.first].type, entry.first, selected_rows,
+			                  buffers[~entry.first], entry.second, path);
 		} else {
 			entry.second.AddDecoded(column(entry.first), selected_rows);
 		}

@@ -1,5 +1,7 @@
 #include "zone_filters.hpp"
 
+#include <algorithm>
+
 
 namespace vortex {
 
@@ -46,6 +48,18 @@ ZoneMatch ZoneFilter::Classify(const vtx::ZoneMeta &zone, idx_t file, std::vecto
 		match = vtx::compute::And(match, m);
 	}
 	return match;
+}
+
+bool ZoneFilter::OnlyPredicatesRead(idx_t field) const {
+	if (field >= fields.size()) {
+		return false; // a struct's field: read through its parent's streams
+	}
+	for (auto &e : expressions) {
+		if (std::find(e.columns.begin(), e.columns.end(), field) != e.columns.end()) {
+			return false;
+		}
+	}
+	return true;
 }
 
 void ZoneFilter::Fields(const std::vector<ZoneMatch> &matches, std::vector<idx_t> &out) const {

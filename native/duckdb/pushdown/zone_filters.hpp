@@ -37,6 +37,10 @@ public:
 	vtx::compute::ZoneMatch Classify(const vtx::ZoneMeta &zone, duckdb::idx_t file, std::vector<vtx::compute::ZoneMatch> &matches);
 	//! Appends the fields Filter asks `column` for, given the same `matches` (a field may repeat).
 	void Fields(const std::vector<vtx::compute::ZoneMatch> &matches, std::vector<duckdb::idx_t> &out) const;
+	//! Whether a file column is read only by predicates, which take its values left packed
+	//! (DecodedColumn::deferred: runs and dictionary entries evaluated once each), no expression
+	//! filter reading it as values.
+	bool OnlyPredicatesRead(duckdb::idx_t field) const;
 	//! Evaluates the filters a zone straddles on its rows (`column` decodes a file column of the
 	//! zone, whole) into `mask`, begun here: NONE where no row passes, ALL where every row does
 	//! (the zone may then be answered as a whole), SOME otherwise.
