@@ -63,6 +63,12 @@ template <class T>
 bool Eq(const T &a, const T &b) {
 	return !Less<T>::Lt(a, b) && !Less<T>::Lt(b, a);
 }
+//! Strings: equal lengths first, then one comparison of the bytes (the order's two comparisons
+//! each ran memcmp: `url IN (three URLs)` over 1M long strings, 6 memcmp calls a row).
+template <>
+bool Eq<StringRef>(const StringRef &a, const StringRef &b) {
+	return a.len == b.len && (a.len == 0 || std::memcmp(a.ptr, b.ptr, a.len) == 0);
+}
 
 template <class T>
 bool Apply(CompareOp op, const T &a, const T &c) {
