@@ -1,7 +1,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { answerText, explain, openDb, sqlString, tempDir } from './helpers';
+import { answerText, dateTruncKeysPushed, explain, openDb, sqlString, tempDir } from './helpers';
 
 // Pushdown that never loses (issue 54): a strategy estimated to cost more than DuckDB's plain scan
 // plus its own operator is declined, and EXPLAIN says why; vortex_pushdown = false turns every
@@ -105,8 +105,9 @@ describe('the cost decision', () => {
     // 300 groups are few enough for the table whatever their rows.
     expect(await plan(query('n', f))).toContain('Grouped As');
     expect(await plan(query('few', f))).toContain('VORTEX_SCAN_GROUPED');
-    // A bucket key costs DuckDB its function on every row: 300 rows a minute stay pushed.
-    expect(await plan(query(`date_trunc('minute', ts)`, f))).toContain('VORTEX_SCAN_GROUPED');
+    // A bucket key costs DuckDB its function on every row: 300 rows a minute stay pushed (where this
+    // DuckDB lets date_trunc keys be pushed at all: not 1.4.0, test/helpers.ts).
+    if (await dateTruncKeysPushed(conn)) expect(await plan(query(`date_trunc('minute', ts)`, f))).toContain('VORTEX_SCAN_GROUPED');
     for (const key of ['s', 'n', 'few', `date_trunc('minute', ts)`]) {
       expect(await answerText(conn, query(key, f))).toBe(await answerText(conn, query(key, 'clustered')));
     }
