@@ -106,7 +106,7 @@ describe('the cost decision', () => {
     expect(await plan(query('n', f))).toContain('Grouped As');
     expect(await plan(query('few', f))).toContain('VORTEX_SCAN_GROUPED');
     // A bucket key costs DuckDB its function on every row: 300 rows a minute stay pushed (where this
-    // DuckDB lets date_trunc keys be pushed at all: not 1.4.0, test/helpers.ts).
+    // DuckDB lets date_trunc keys be pushed at all: test/helpers.ts, dateTruncKeysPushed).
     if (await dateTruncKeysPushed(conn)) expect(await plan(query(`date_trunc('minute', ts)`, f))).toContain('VORTEX_SCAN_GROUPED');
     for (const key of ['s', 'n', 'few', `date_trunc('minute', ts)`]) {
       expect(await answerText(conn, query(key, f))).toBe(await answerText(conn, query(key, 'clustered')));
