@@ -120,6 +120,33 @@ describe('the cost decision', () => {
     }
   });
 
+  it('applies the groups-in-all rule only where every key has sketches to estimate them', async () => {
+    // 128 values at random in every zone of 20,000 rows: the zones' bounds summed (2,560) would
+    // count each value once per zone and decline a GROUP BY that has 128 groups.
+    await conn.run(`CREATE TABLE spread AS SELECT (hash(i) % 128)::INTEGER AS k, (hash(i * 3) % 1000)::BIGINT AS v FROM range(400000) r(i)`);
+    for (const sketches of ['true', 'false']) {
+      const f = sqlString(join(dir, `spread-${sketches}.vtx`));
+      await conn.run(`COPY spread TO ${f} (FORMAT vortex, ROW_GROUP_SIZE 20000, SKETCHES ${sketches})`);
+      const sql = (from: string) => `SELECT k, count(*), sum(v) FROM ${from} GROUP BY k ORDER BY k`;
+      expect(await plan(sql(f)), sketches).toContain('VORTEX_SCAN_GROUPED');
+      expect(await answerText(conn, sql(f)), sketches).toBe(await answerText(conn, sql('spread')));
+    }
+  });
+
+  it('estimates the groups of a partition key behind the filename column', async () => {
+    // The groups of a partition key are counted from the files' values, found after `filename`
+    // (a lookup by field count once read past them).
+    await conn.run(`CREATE TABLE parts AS SELECT i, (i % 5)::INTEGER AS p, (hash(i) % 1000)::BIGINT AS v FROM range(50000) r(i)`);
+    const root = join(dir, 'parts');
+    await conn.run(`COPY parts TO ${sqlString(root)} (FORMAT vortex, PARTITION_BY (p))`);
+    const glob = sqlString(join(root, '*', '*.vtx'));
+    for (const options of ['', ', filename := true']) {
+      const sql = `SELECT p, count(*), sum(v) FROM vortex_scan(${glob}, hive_partitioning := true${options}) GROUP BY p ORDER BY p`;
+      expect(await plan(sql), options).toContain('VORTEX_SCAN_GROUPED');
+      expect(await answerText(conn, sql), options).toBe(await answerText(conn, 'SELECT p::BIGINT AS p, count(*), sum(v) FROM parts GROUP BY p ORDER BY p'));
+    }
+  });
+
   it('vortex_pushdown_cost_based = false pushes wherever the rules allow, with the same answers', async () => {
     const sql = (f: string) => `SELECT count(DISTINCT hi), count(DISTINCT url) FROM ${f} WHERE i % 3 = 0`;
     await conn.run('SET vortex_pushdown_cost_based = false');

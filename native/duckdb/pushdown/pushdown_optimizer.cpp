@@ -814,7 +814,7 @@ double SketchedKeys(const ScanBindData &scan, idx_t field, const std::vector<con
 	if (scan.IsHiveColumn(field)) {
 		std::set<std::string> values; // one per file
 		for (auto &v : scan.hive.values) {
-			values.insert(v[field - scan.fields.size()].ToString());
+			values.insert(v[field - scan.HiveBase()].ToString());
 		}
 		return static_cast<double>(values.size());
 	}
@@ -864,11 +864,16 @@ GroupCost CheapToGroup(ClientContext &context, const ScanBindData &scan, const s
 		}
 		zone_groups += static_cast<double>(groups);
 	});
+	// Without a sketch of every key the estimate is unknown and the rule below does not apply: the
+	// zones' bounds summed count a value once per zone, thousands of times too many for a random
+	// key whose zones all hold the same values.
 	total_groups = 1;
 	for (auto &k : keys) { // a bucket has at most its column's values
 		total_groups *= SketchedKeys(scan, k.field, zones);
 	}
-	total_groups = std::min(total_groups, zone_groups);
+	if (total_groups != std::numeric_limits<double>::infinity()) {
+		total_groups = std::min(total_groups, zone_groups);
+	}
 	bool bucket = false;
 	for (auto &k : keys) {
 		bucket = bucket || k.bucket;
@@ -883,7 +888,7 @@ GroupCost CheapToGroup(ClientContext &context, const ScanBindData &scan, const s
 	// (A bucket key costs DuckDB its function on every row, 15-20 ns at 10M rows, far more than
 	// the per-row saving measured above: a sorted TIMESTAMP's `date_trunc('minute', ts)` over 300
 	// rows a minute, the table of groups 82 ms against 177 ms off. kRowsPerBucketGroup rules there.)
-	if (!bucket && total_groups > kMinTotalGroups &&
+	if (!bucket && total_groups > kMinTotalGroups && total_groups != std::numeric_limits<double>::infinity() &&
 	    total_groups * static_cast<double>(kRowsPerTotalGroup * (states + 1)) > static_cast<double>(reach.total) &&
 	    SettingEnabled(context, Setting::PUSHDOWN_COST_BASED)) {
 		return GroupCost::MANY_TOTAL_GROUPS;
