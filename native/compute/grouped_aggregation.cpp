@@ -8,6 +8,7 @@
 
 #include "../format/encodings/encoding.hpp"
 #include "../format/stats/stats_builder.hpp"
+#include "../format/stats/string_range.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -610,7 +611,6 @@ enum class ValuePath : uint8_t { ALL_NULL, INTEGER, FLOAT, GATHER, COUNT };
 struct GroupedAggregation::Scratch {
 	std::vector<KeyIds> keys;
 	std::vector<uint64_t> combined;
-	std::vector<uint64_t> prefixes; //! DictionaryBounds, comparing: each entry's first eight bytes
 	std::vector<uint32_t> ids, rep, order;
 	std::vector<size_t> varying;
 	std::vector<uint64_t> rows, offsets, cursor;
@@ -635,18 +635,23 @@ struct GroupedAggregation::Scratch {
 	std::vector<uint64_t> masks; //! AddKeptEntries: per entry, all ones where kept
 	ByteBuffer fixed;
 	std::vector<StringRef> strings;
+	std::vector<StringRange> ranges; //! StringBounds: per id
 	std::vector<MappedKey> mapped;           //! per key column given by a KeyFunction
 	std::vector<const DecodedColumn *> cols; //! per key column: what its ids' rows refer to
 
 	~Scratch() {
-		ReleaseSums();
+		for (size_t v = 0; v < float_sums.size(); v++) {
+			ResetSums(v, 0);
+		}
 	}
-	//! The sums' spills (rare: values too far apart for 128 bits) freed.
-	void ReleaseSums() {
-		for (auto &sums : float_sums) {
-			for (auto &sum : sums) {
-				sum.Destroy();
-			}
+	//! Value column v's sums, `n` of them, empty (their spills, rare, freed first).
+	void ResetSums(size_t v, uint64_t n) {
+		for (auto &sum : float_sums[v]) {
+			sum.Destroy();
+		}
+		float_sums[v].resize(n);
+		for (auto &sum : float_sums[v]) {
+			sum.Initialize();
 		}
 	}
 };
@@ -1276,14 +1281,8 @@ void GroupedAggregation::AccumulateValues(size_t v, const DecodedColumn &col, co
 		});
 		return;
 	}
+	s.ResetSums(v, needs_sum[v] ? card : 0);
 	auto &sums = s.float_sums[v];
-	for (auto &sum : sums) {
-		sum.Destroy();
-	}
-	sums.resize(needs_sum[v] ? card : 0);
-	for (auto &sum : sums) {
-		sum.Initialize();
-	}
 	Dispatch(col, selected, [&](auto validity, auto) {
 		constexpr bool V = decltype(validity)::value;
 		if (width == 4) {
@@ -1313,23 +1312,6 @@ void GroupedAggregation::CountsFrom(size_t v, uint64_t card) {
 	});
 }
 
-//! A string's first eight bytes, big-endian and zero-padded: where two strings' differ, their
-//! order is the strings' (bytewise, then by length); where equal, the strings must be compared.
-uint64_t OrderPrefix(const StringRef &x) {
-	uint8_t bytes[8] = {0};
-	std::memcpy(bytes, x.ptr, std::min<uint32_t>(x.len, 8));
-	uint64_t p = 0;
-	for (int b = 0; b < 8; b++) {
-		p = (p << 8) | bytes[b];
-	}
-	return p;
-}
-
-bool StringLess(const StringRef &a, const StringRef &b) {
-	const int c = std::memcmp(a.ptr, b.ptr, std::min(a.len, b.len));
-	return c < 0 || (c == 0 && a.len < b.len);
-}
-
 //! Each group's string bounds from a dictionary chunk's entries rather than a string per row
 //! (max(URL) by a key of 7 values compared every row's long string: 1.5x DuckDB's own). Where the
 //! dictionary is in order (a sorted or clustered column's, written in order of first appearance),
@@ -1344,52 +1326,19 @@ bool GroupedAggregation::DictionaryBounds(size_t v, const DecodedColumn &col, co
 	if (entries == 0) {
 		return false;
 	}
-	auto less = [](const StringRef &a, const StringRef &b) {
-		const int c = std::memcmp(a.ptr, b.ptr, std::min(a.len, b.len));
-		return c < 0 || (c == 0 && a.len < b.len);
-	};
 	bool in_order = true;
 	for (uint64_t e = 1; in_order && e < entries; e++) {
-		in_order = !less(dict[e], dict[e - 1]);
+		in_order = CompareBytes(dict[e], dict[e - 1]) >= 0;
 	}
-	// Out of order, with more groups times entries than rows: each group's least and greatest
-	// codes found by comparing entries, a row at a time as DuckDB's min/max compare strings, but
-	// on each entry's first eight bytes (big-endian, zero-padded) first: their order is the
-	// strings' wherever they differ (sweep: `c1, max(c2) GROUP BY 1`, 40 groups of random strings
-	// of 50,000 values, went through the gathering path at 1.22x DuckDB's plan).
-	const bool comparing = !in_order && card * entries > col.count;
+	if (!in_order && card * entries > col.count) {
+		return false; // StringBounds: the entries compared a row at a time
+	}
 	auto counts = [&](uint64_t i) { return (!selected || selected[i]) && (!keep || keep[ids[i]]) && RowValid(col, i); };
 	auto &valid = s.cursor;     // valid rows per id
-	auto &least = s.offsets;    // in order, comparing: the least code per id
-	auto &greatest = s.order;   // in order, comparing: the greatest code per id
+	auto &least = s.offsets;    // in order: the least code per id
+	auto &greatest = s.order;   // in order: the greatest code per id
 	valid.assign(card, 0);
-	if (comparing) {
-		auto &prefix = s.prefixes;
-		prefix.resize(entries);
-		for (uint64_t e = 0; e < entries; e++) {
-			prefix[e] = OrderPrefix(dict[e]);
-		}
-		auto entry_less = [&](uint32_t a, uint32_t b) {
-			return prefix[a] != prefix[b] ? prefix[a] < prefix[b] : less(dict[a], dict[b]);
-		};
-		least.assign(card, ~uint64_t(0));
-		greatest.assign(card, 0);
-		for (uint64_t i = 0; i < col.count; i++) {
-			if (counts(i)) {
-				const uint32_t code = col.codes[i];
-				const auto id = ids[i];
-				if (valid[id]++ == 0) {
-					least[id] = greatest[id] = code;
-					continue;
-				}
-				if (entry_less(code, static_cast<uint32_t>(least[id]))) {
-					least[id] = code;
-				} else if (entry_less(static_cast<uint32_t>(greatest[id]), code)) {
-					greatest[id] = code;
-				}
-			}
-		}
-	} else if (in_order) {
+	if (in_order) {
 		least.assign(card, ~uint64_t(0));
 		greatest.assign(card, 0);
 		for (uint64_t i = 0; i < col.count; i++) {
@@ -1415,7 +1364,7 @@ bool GroupedAggregation::DictionaryBounds(size_t v, const DecodedColumn &col, co
 			continue;
 		}
 		s.strings.clear(); // none where the group's rows are all NULL
-		if (valid[id] != 0 && (in_order || comparing)) {
+		if (valid[id] != 0 && in_order) {
 			s.strings.push_back(dict[least[id]]);
 			s.strings.push_back(dict[greatest[id]]);
 		} else if (valid[id] != 0) {
@@ -1443,43 +1392,24 @@ void GroupedAggregation::AddStrings(size_t v, uint64_t id, uint64_t valid) {
 	groups[s.group[id]].values[v].AddStats(z);
 }
 
-//! Each group's string bounds from a plain (not dictionary) chunk: its least and greatest string
-//! kept per id, a row compared on its first eight bytes first (OrderPrefix), as DuckDB's min/max
-//! compare a row at a time. Gathering every group's strings and summarising them as the writer
-//! does took 1.2-1.4x DuckDB's plan (sweep: `c1, max(c2), min(c0), sum(c4) GROUP BY 1`, 40 groups
-//! of random strings of 50,000 values, plain in zones of 122,880 rows).
-void GroupedAggregation::PlainStringBounds(size_t v, const DecodedColumn &col, const uint32_t *ids, uint64_t card,
-                                           const uint8_t *selected, const uint8_t *keep) {
+//! Each group's string bounds a row at a time, as DuckDB's min/max take them (StringRange: the
+//! first eight bytes compared first): a plain chunk's strings, or a dictionary's entries where
+//! DictionaryBounds cannot take them (out of order, more groups times entries than rows).
+//! Gathering every group's strings and summarising them as the writer does took 1.2-1.4x
+//! DuckDB's plan (sweep: `c1, max(c2), min(c0), sum(c4) GROUP BY 1`, 40 groups of random
+//! strings of 50,000 values, plain in zones of 122,880 rows).
+void GroupedAggregation::StringBounds(size_t v, const DecodedColumn &col, const uint32_t *ids, uint64_t card,
+                                      const uint8_t *selected, const uint8_t *keep) {
 	auto &s = *scratch;
 	auto &valid = s.cursor; // valid rows per id
-	auto &least = s.offsets;   // rows
-	auto &greatest = s.order;  // rows
-	auto &least_prefix = s.prefixes;
-	auto &greatest_prefix = s.combined;
 	valid.assign(card, 0);
-	least.assign(card, 0);
-	greatest.assign(card, 0);
-	least_prefix.assign(card, 0);
-	greatest_prefix.assign(card, 0);
+	s.ranges.assign(card, StringRange());
 	for (uint64_t i = 0; i < col.count; i++) {
 		if ((selected && !selected[i]) || (keep && !keep[ids[i]]) || !RowValid(col, i)) {
 			continue;
 		}
-		const auto id = ids[i];
-		const StringRef &x = col.StringAt(i);
-		const uint64_t p = OrderPrefix(x);
-		if (valid[id]++ == 0) {
-			least[id] = greatest[id] = static_cast<uint32_t>(i);
-			least_prefix[id] = greatest_prefix[id] = p;
-			continue;
-		}
-		if (p < least_prefix[id] || (p == least_prefix[id] && StringLess(x, col.StringAt(least[id])))) {
-			least[id] = static_cast<uint32_t>(i);
-			least_prefix[id] = p;
-		} else if (p > greatest_prefix[id] || (p == greatest_prefix[id] && StringLess(col.StringAt(greatest[id]), x))) {
-			greatest[id] = static_cast<uint32_t>(i);
-			greatest_prefix[id] = p;
-		}
+		valid[ids[i]]++;
+		s.ranges[ids[i]].Add(col.StringAt(i));
 	}
 	for (uint64_t id = 0; id < card; id++) {
 		if (s.rows[id] == 0) {
@@ -1487,8 +1417,8 @@ void GroupedAggregation::PlainStringBounds(size_t v, const DecodedColumn &col, c
 		}
 		s.strings.clear(); // none where the group's rows are all NULL
 		if (valid[id] != 0) {
-			s.strings.push_back(col.StringAt(least[id]));
-			s.strings.push_back(col.StringAt(greatest[id]));
+			s.strings.push_back(s.ranges[id].Low());
+			s.strings.push_back(s.ranges[id].High());
 		}
 		AddStrings(v, id, valid[id]);
 	}
@@ -1584,14 +1514,13 @@ void GroupedAggregation::FinishValues(size_t v, const DecodedColumn &col, const 
 	case ValuePath::GATHER:
 		break;
 	}
-	if (!width && !col.codes.empty() && !needs_distinct[v] && DictionaryBounds(v, col, ids, card, selected, keep)) {
+	if (!width && !needs_distinct[v]) {
+		if (col.codes.empty() || !DictionaryBounds(v, col, ids, card, selected, keep)) {
+			StringBounds(v, col, ids, card, selected, keep);
+		}
 		return;
 	}
-	if (!width && col.codes.empty() && !needs_distinct[v]) {
-		PlainStringBounds(v, col, ids, card, selected, keep);
-		return;
-	}
-	// Everything else (strings, 128-bit integers, float min/max): each group's rows gathered
+	// Everything else (distinct strings, 128-bit integers, float min/max): each group's rows gathered
 	// in row order (a counting sort by id) and summarised exactly as the writer summarises a zone.
 	s.offsets.assign(card + 1, 0);
 	for (uint64_t id = 0; id < card; id++) {

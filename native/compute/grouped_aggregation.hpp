@@ -102,8 +102,8 @@ private:
 	                  const uint8_t *keep);
 	bool DictionaryBounds(size_t v, const DecodedColumn &col, const uint32_t *ids, uint64_t card, const uint8_t *selected,
 	                      const uint8_t *keep);
-	void PlainStringBounds(size_t v, const DecodedColumn &col, const uint32_t *ids, uint64_t card,
-	                       const uint8_t *selected, const uint8_t *keep);
+	void StringBounds(size_t v, const DecodedColumn &col, const uint32_t *ids, uint64_t card, const uint8_t *selected,
+	                  const uint8_t *keep);
 	//! The strings of group id `id` gathered in the scratch (its bounds) into its state for value `v`.
 	void AddStrings(size_t v, uint64_t id, uint64_t valid);
 
